@@ -96,7 +96,9 @@ impl Position {
         let mut board = [0i8; 26];
         for (i, &v) in values.iter().enumerate() {
             if !(-15..=15).contains(&v) {
-                return Err(Error::InvalidPosition(format!("entry {i} of the board is {v}; it must be in -15..=15")));
+                return Err(Error::InvalidPosition(format!(
+                    "entry {i} of the board is {v}; it must be in -15..=15"
+                )));
             }
             board[i] = v as i8;
         }
@@ -231,7 +233,11 @@ impl fmt::Display for Position {
                     // The fifth row shows the height of a tall stack.
                     return std::char::from_digit(count as u32 % 10, 10).unwrap_or('+');
                 }
-                if n > 0 { 'X' } else { 'O' }
+                if n > 0 {
+                    'X'
+                } else {
+                    'O'
+                }
             } else {
                 '.'
             }

@@ -194,9 +194,24 @@ mod tests {
 
     #[test]
     fn streams_are_reproducible_and_distinct() {
-        let a: Vec<u8> = (0..50).map({ let mut s = DiceStream::new(7, 3); move |_| s.outcome() }).collect();
-        let b: Vec<u8> = (0..50).map({ let mut s = DiceStream::new(7, 3); move |_| s.outcome() }).collect();
-        let c: Vec<u8> = (0..50).map({ let mut s = DiceStream::new(7, 4); move |_| s.outcome() }).collect();
+        let a: Vec<u8> = (0..50)
+            .map({
+                let mut s = DiceStream::new(7, 3);
+                move |_| s.outcome()
+            })
+            .collect();
+        let b: Vec<u8> = (0..50)
+            .map({
+                let mut s = DiceStream::new(7, 3);
+                move |_| s.outcome()
+            })
+            .collect();
+        let c: Vec<u8> = (0..50)
+            .map({
+                let mut s = DiceStream::new(7, 4);
+                move |_| s.outcome()
+            })
+            .collect();
         assert_eq!(a, b);
         assert_ne!(a, c);
     }

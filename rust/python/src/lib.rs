@@ -1,3 +1,5 @@
 use pyo3::prelude::*;
 #[pymodule]
-fn _core(_m: &Bound<'_, PyModule>) -> PyResult<()> { Ok(()) }
+fn _core(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+    Ok(())
+}

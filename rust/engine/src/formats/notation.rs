@@ -48,7 +48,10 @@ pub fn format_play(play: &Play) -> String {
     for (k, m) in play.moves().iter().enumerate() {
         let hit = play.is_hit(k);
         // Continue the path of a checker that landed here earlier and has not moved on since.
-        let open = paths.iter_mut().rev().find(|p| p.points.last().map(|l| l.0) == Some(m.from) && m.from != OFF as u8);
+        let open = paths
+            .iter_mut()
+            .rev()
+            .find(|p| p.points.last().map(|l| l.0) == Some(m.from) && m.from != OFF as u8);
         match open {
             Some(path) => path.points.push((m.to, hit)),
             None => paths.push(Path { points: vec![(m.from, false), (m.to, hit)] }),
@@ -92,7 +95,9 @@ fn parse_point(word: &str, text: &str) -> Result<u8> {
         "bar" | "b" => 25,
         "off" | "o" => 0,
         _ => w.parse::<u8>().ok().filter(|&n| n <= 25).ok_or_else(|| {
-            Error::IllegalPlay(format!("cannot read {word:?} in {text:?}: a point is 1-24, bar (25) or off (0)"))
+            Error::IllegalPlay(format!(
+                "cannot read {word:?} in {text:?}: a point is 1-24, bar (25) or off (0)"
+            ))
         })?,
     };
     Ok(value)
@@ -116,7 +121,9 @@ fn parse_paths(text: &str) -> Result<(Vec<Wanted>, u32)> {
         };
         let words: Vec<&str> = body.split('/').collect();
         if words.len() < 2 || words.iter().any(|w| w.is_empty()) {
-            return Err(Error::IllegalPlay(format!("{token:?} in {text:?} is not a move such as 13/7 or bar/22")));
+            return Err(Error::IllegalPlay(format!(
+                "{token:?} in {text:?} is not a move such as 13/7 or bar/22"
+            )));
         }
         stars += body.matches('*').count() as u32 * count as u32;
         let points = words.iter().map(|w| parse_point(w, text)).collect::<Result<Vec<u8>>>()?;
@@ -128,7 +135,9 @@ fn parse_paths(text: &str) -> Result<(Vec<Wanted>, u32)> {
             }
         }
         if points[1..].contains(&25) || points[..points.len() - 1].contains(&0) {
-            return Err(Error::IllegalPlay(format!("{token:?} in {text:?}: bar can only start a move, off only end one")));
+            return Err(Error::IllegalPlay(format!(
+                "{token:?} in {text:?}: bar can only start a move, off only end one"
+            )));
         }
         for _ in 0..count {
             wanted.push(Wanted { points: points.clone(), next: 1 });
@@ -194,11 +203,16 @@ fn search(play: Play, dice: &mut Vec<usize>, wanted: &mut [Wanted], found: &mut 
 pub fn parse_play(position: &Position, dice: Dice, text: &str) -> Result<Play> {
     let legal = legal_plays(position, dice);
     let trimmed = text.trim();
-    if trimmed.is_empty() || matches!(trimmed.to_ascii_lowercase().as_str(), "pass" | "-" | "none" | "cannot move") {
+    if trimmed.is_empty()
+        || matches!(trimmed.to_ascii_lowercase().as_str(), "pass" | "-" | "none" | "cannot move")
+    {
         return if legal[0].is_empty() {
             Ok(legal[0])
         } else {
-            Err(Error::IllegalPlay(format!("{} can be played from this position; an empty play is not legal", dice.to_text())))
+            Err(Error::IllegalPlay(format!(
+                "{} can be played from this position; an empty play is not legal",
+                dice.to_text()
+            )))
         };
     }
     let (mut wanted, stars) = parse_paths(trimmed)?;
@@ -225,7 +239,8 @@ pub fn parse_play(position: &Position, dice: Dice, text: &str) -> Result<Play> {
     let mut plays = distinct(&matches);
     if plays.len() > 1 {
         // `24/13` passes over 18 or 19: a star says which route hits; without one, the quiet route.
-        let want = |h: u32| if stars > 0 { h == stars } else { h == matches.iter().map(|m| m.1).min().unwrap() };
+        let want =
+            |h: u32| if stars > 0 { h == stars } else { h == matches.iter().map(|m| m.1).min().unwrap() };
         let filtered: Vec<(Play, u32)> = matches.iter().copied().filter(|m| want(m.1)).collect();
         plays = distinct(&filtered);
     }
@@ -296,14 +311,22 @@ mod tests {
         assert_eq!(parse_play(&p, d(6, 5), "24/18/13").unwrap(), c);
         assert_eq!(parse_play(&p, d(6, 5), "13/7 13/8").unwrap().notation(), "13/8 13/7");
         let q = pos!(25 => 1, 6 => 14, 19 => -1, 12 => -14);
-        assert_eq!(parse_play(&q, d(6, 5), "25/19*/14").unwrap(), parse_play(&q, d(6, 5), "bar/19*/14").unwrap());
-        assert_ne!(parse_play(&q, d(6, 5), "bar/14").unwrap(), parse_play(&q, d(6, 5), "bar/19*/14").unwrap());
+        assert_eq!(
+            parse_play(&q, d(6, 5), "25/19*/14").unwrap(),
+            parse_play(&q, d(6, 5), "bar/19*/14").unwrap()
+        );
+        assert_ne!(
+            parse_play(&q, d(6, 5), "bar/14").unwrap(),
+            parse_play(&q, d(6, 5), "bar/19*/14").unwrap()
+        );
     }
 
     #[test]
     fn refuses_illegal_or_malformed() {
         let p = Position::initial();
-        for text in ["24/18", "24/12", "13/7 13/7", "1/3", "x/y", "24/18 13/8 6/1", "8/5(9)", "bar/20", "6/off"] {
+        for text in
+            ["24/18", "24/12", "13/7 13/7", "1/3", "x/y", "24/18 13/8 6/1", "8/5(9)", "bar/20", "6/off"]
+        {
             assert!(parse_play(&p, d(6, 5), text).is_err(), "{text}");
         }
         assert!(parse_play(&p, d(6, 5), "").is_err());

@@ -55,9 +55,9 @@ pub fn decode(id: &str) -> Result<Position> {
     if id.len() != 14 {
         return Err(bad(&format!("it has {} characters; a Position ID has 14", id.chars().count())));
     }
-    let bytes = STANDARD_NO_PAD
-        .decode(id)
-        .map_err(|_| bad("it is not base64 (A-Z a-z 0-9 + /), or its last character is not one of A Q g w"))?;
+    let bytes = STANDARD_NO_PAD.decode(id).map_err(|_| {
+        bad("it is not base64 (A-Z a-z 0-9 + /), or its last character is not one of A Q g w")
+    })?;
     let mut counts = [[0u8; 25]; 2];
     let (mut player, mut slot, mut ones) = (0usize, 0usize, 0u32);
     let mut bits_used = 0;
@@ -144,7 +144,9 @@ mod tests {
 
     #[test]
     fn rejects_malformed() {
-        for id in ["", "4HPwATDgc/ABM", "4HPwATDgc/ABMAA", "4HPwATDgc/AB!A", "4HPwATDgc/ABMB", "//////////////"] {
+        for id in
+            ["", "4HPwATDgc/ABM", "4HPwATDgc/ABMAA", "4HPwATDgc/AB!A", "4HPwATDgc/ABMB", "//////////////"]
+        {
             assert!(decode(id).is_err(), "{id}");
         }
     }

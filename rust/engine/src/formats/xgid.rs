@@ -147,7 +147,10 @@ pub fn decode(text: &str) -> Result<Xgid> {
     if !(0..=3).contains(&crawford_jacoby) {
         return Err(bad(format!("Crawford/Jacoby field {crawford_jacoby} must be 0..3")));
     }
-    if !(0..32768).contains(&match_length) || !(0..32768).contains(&score_bottom) || !(0..32768).contains(&score_top) {
+    if !(0..32768).contains(&match_length)
+        || !(0..32768).contains(&score_bottom)
+        || !(0..32768).contains(&score_top)
+    {
         return Err(bad("match length and scores must be in 0..32767".into()));
     }
     if match_length > 0 && (score_bottom >= match_length || score_top >= match_length) {
@@ -201,9 +204,14 @@ mod tests {
         let p = Position::initial();
         assert_eq!(decode(&encode_position(&p)).unwrap().position, p);
         assert_eq!(decode(&encode_board(&p)).unwrap().position, p);
-        for bad in ["", "XGID=abc", "XGID=-b----E-C---eE---c-e----B-:0:0:2:00:0:0:0:0:10",
-                    "XGID=-b----E-C---eE---c-e----B-:0:0:1:70:0:0:0:0:10",
-                    "XGID=-b----E-C---eE---c-e----Bz", "XGID=-b----E-C---eE---c-e----B-:0:0:1"] {
+        for bad in [
+            "",
+            "XGID=abc",
+            "XGID=-b----E-C---eE---c-e----B-:0:0:2:00:0:0:0:0:10",
+            "XGID=-b----E-C---eE---c-e----B-:0:0:1:70:0:0:0:0:10",
+            "XGID=-b----E-C---eE---c-e----Bz",
+            "XGID=-b----E-C---eE---c-e----B-:0:0:1",
+        ] {
             assert!(decode(bad).is_err(), "{bad}");
         }
     }

@@ -20,9 +20,27 @@ fn notations(p: &Position, dice: Dice) -> Vec<String> {
 #[test]
 fn opening_counts_per_roll() {
     let expected = [
-        ((1, 1), 42), ((2, 1), 15), ((2, 2), 75), ((3, 1), 16), ((3, 2), 17), ((3, 3), 73), ((4, 1), 14),
-        ((4, 2), 18), ((4, 3), 17), ((4, 4), 52), ((5, 1), 8), ((5, 2), 8), ((5, 3), 9), ((5, 4), 9),
-        ((5, 5), 4), ((6, 1), 10), ((6, 2), 14), ((6, 3), 14), ((6, 4), 14), ((6, 5), 7), ((6, 6), 11),
+        ((1, 1), 42),
+        ((2, 1), 15),
+        ((2, 2), 75),
+        ((3, 1), 16),
+        ((3, 2), 17),
+        ((3, 3), 73),
+        ((4, 1), 14),
+        ((4, 2), 18),
+        ((4, 3), 17),
+        ((4, 4), 52),
+        ((5, 1), 8),
+        ((5, 2), 8),
+        ((5, 3), 9),
+        ((5, 4), 9),
+        ((5, 5), 4),
+        ((6, 1), 10),
+        ((6, 2), 14),
+        ((6, 3), 14),
+        ((6, 4), 14),
+        ((6, 5), 7),
+        ((6, 6), 11),
     ];
     let p = Position::initial();
     let mut total = 0;
@@ -183,11 +201,12 @@ fn slot_strategy() -> impl Strategy<Value = u8> {
 }
 
 fn position_strategy() -> impl Strategy<Value = Position> {
-    (prop::collection::vec(slot_strategy(), 15), prop::collection::vec(slot_strategy(), 15))
-        .prop_map(|(ours, theirs)| {
+    (prop::collection::vec(slot_strategy(), 15), prop::collection::vec(slot_strategy(), 15)).prop_map(
+        |(ours, theirs)| {
             let theirs: Vec<u8> = theirs.iter().map(|&s| if s == 26 { 26 } else { 25 - s }).collect();
             position_from(&ours, &theirs)
-        })
+        },
+    )
 }
 
 fn count(p: &Position) -> (u32, u32) {
