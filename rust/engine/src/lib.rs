@@ -14,12 +14,16 @@
 
 pub mod board;
 pub mod dice;
+pub mod dice_game;
 pub mod error;
+pub mod eval;
 pub mod formats;
 pub mod moves;
+pub mod rollout;
 
 pub use board::Position;
 pub use dice::{Dice, DiceStream, ALL_ROLLS};
+pub use dice_game::{Backgammon, DiceGame};
 pub use error::{Error, Result};
 pub use moves::{legal_plays, legal_plays_into, Move, Play, PlayGenerator};
 

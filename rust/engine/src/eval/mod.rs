@@ -1,0 +1,84 @@
+//! Evaluators and policies: what a rollout asks of a player.
+//!
+//! An [`Evaluator`] estimates a position's outcome as five cumulative probabilities. A [`Policy`]
+//! picks one of the legal plays of a roll. A policy built on an evaluator (see
+//! [`EvaluatorPolicy`]) also exposes it, which lets a rollout truncate games and reduce variance;
+//! policies without one ([`RandomPolicy`], [`PubevalPolicy`]) play whole games with plain errors.
+
+mod policy;
+mod probabilities;
+pub mod pubeval;
+mod pubeval_weights;
+
+pub use policy::{BuiltinPolicy, EvaluatorPolicy, RandomPolicy};
+pub use probabilities::Probabilities;
+pub use pubeval::PubevalPolicy;
+
+use crate::dice::{Dice, DiceStream};
+use crate::dice_game::DiceGame;
+
+/// Estimates who wins a position and how.
+///
+/// The position is seen from the player about to roll, and the game is not over.
+pub trait Evaluator<P>: Sync {
+    /// The five cumulative probabilities for the player about to roll.
+    fn evaluate(&self, position: &P) -> Probabilities;
+}
+
+/// Chooses one of the legal plays of a roll.
+pub trait Policy<G: DiceGame>: Sync {
+    /// The index in `plays` (the legal plays of `dice` from `position`, never empty) of the play
+    /// to make. `dice_stream` is the trial's own stream, for policies that need randomness: drawing
+    /// from it keeps a rollout reproducible.
+    fn choose(
+        &self,
+        game: &G,
+        position: &G::Position,
+        dice: Dice,
+        plays: &[G::Play],
+        dice_stream: &mut DiceStream,
+    ) -> usize;
+
+    /// The evaluator behind the choices, if any. A rollout uses it to truncate games and to
+    /// measure the luck of each roll (variance reduction).
+    fn evaluator(&self) -> Option<&dyn Evaluator<G::Position>> {
+        None
+    }
+
+    /// A short name for reports, e.g. `"pubeval"`.
+    fn name(&self) -> &str;
+}
+
+/// The value of `play` for the player who made it: the game result if it ended the game, else the
+/// evaluator's view of the position that follows, turned around.
+pub fn value_after<G: DiceGame>(
+    game: &G,
+    evaluator: &(impl Evaluator<G::Position> + ?Sized),
+    play: &G::Play,
+) -> Probabilities {
+    let next = game.after(play);
+    match game.result(&next) {
+        Some(points) => Probabilities::from_points(-points),
+        None => evaluator.evaluate(&next).flipped(),
+    }
+}
+
+/// The play of `plays` with the highest cubeless equity under `evaluator` (the first one on ties),
+/// and its value for the player who makes it. `plays` must not be empty.
+pub fn best_play<G: DiceGame>(
+    game: &G,
+    evaluator: &(impl Evaluator<G::Position> + ?Sized),
+    plays: &[G::Play],
+) -> (usize, Probabilities) {
+    let mut best = (0, value_after(game, evaluator, &plays[0]));
+    let mut best_equity = best.1.equity();
+    for (k, play) in plays.iter().enumerate().skip(1) {
+        let value = value_after(game, evaluator, play);
+        let equity = value.equity();
+        if equity > best_equity {
+            best = (k, value);
+            best_equity = equity;
+        }
+    }
+    best
+}

@@ -1,0 +1,136 @@
+//! One trial: a game played to the end (or to the truncation ply) from the start position, and the
+//! luck of its dice.
+
+use super::schedule::Schedule;
+use super::stats::quantize;
+use crate::dice::{Dice, DiceStream, ALL_ROLLS};
+use crate::dice_game::DiceGame;
+use crate::eval::{best_play, Evaluator, Policy, Probabilities};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// What every trial of a rollout shares.
+pub(crate) struct Setup<'a, G: DiceGame, P> {
+    pub game: &'a G,
+    pub policy: &'a P,
+    /// Set when the policy has an evaluator and truncation or variance reduction needs it.
+    pub evaluator: Option<&'a dyn Evaluator<G::Position>>,
+    pub start: G::Position,
+    /// The first roll is the opening roll, which also decides who moves first.
+    pub opening: bool,
+    pub truncate: Option<u32>,
+    pub variance_reduction: bool,
+    pub seed: u64,
+    pub quasi_random: bool,
+    pub cancel: Option<&'a AtomicBool>,
+}
+
+/// A trial's values in fixed point: without and with the luck of the dice removed.
+pub(crate) struct TrialValues {
+    pub plain: [i64; 6],
+    pub reduced: [i64; 6],
+}
+
+/// Scratch space reused from trial to trial on one thread.
+pub(crate) struct Worker<G: DiceGame> {
+    schedule: Schedule,
+    plays: Vec<G::Play>,
+    luck_plays: Vec<G::Play>,
+}
+
+impl<G: DiceGame> Worker<G> {
+    pub(crate) fn new<P>(setup: &Setup<'_, G, P>) -> Worker<G> {
+        Worker {
+            schedule: Schedule::new(setup.seed, setup.opening, setup.quasi_random),
+            plays: Vec::with_capacity(64),
+            luck_plays: Vec::with_capacity(64),
+        }
+    }
+
+    /// Plays trial `trial`; `None` if the rollout was cancelled meanwhile.
+    pub(crate) fn run<P: Policy<G>>(&mut self, setup: &Setup<'_, G, P>, trial: u64) -> Option<TrialValues> {
+        let game = setup.game;
+        let mut stream = DiceStream::new(setup.seed, trial);
+        let (first, second) = self.schedule.first_two(trial, &mut stream);
+        let mut position = setup.start;
+        // Whether the player to roll is the side the result is reported for.
+        let mut ours = true;
+        if setup.opening && first / 6 < first % 6 {
+            // The outcome is (our die, their die): the higher die moves first, with both dice.
+            position = game.pass_turn(&position);
+            ours = false;
+        }
+        let mut luck = [0.0f64; 5];
+        let mut ply = 0u32;
+        let outcome = loop {
+            if let Some(points) = game.result(&position) {
+                break Probabilities::from_points(points);
+            }
+            if setup.truncate == Some(ply) {
+                if let Some(evaluator) = setup.evaluator {
+                    break evaluator.evaluate(&position);
+                }
+            }
+            if setup.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                return None;
+            }
+            let dice = match ply {
+                0 => Dice::from_outcome(first),
+                1 => Dice::from_outcome(second),
+                _ => stream.roll(),
+            };
+            game.legal_plays(&position, dice, &mut self.plays);
+            // The opening roll's luck is left alone: it is stratified over its 30 outcomes.
+            if setup.variance_reduction && !(setup.opening && ply == 0) {
+                if let Some(evaluator) = setup.evaluator {
+                    let l = self.roll_luck(game, evaluator, &position, dice).to_array();
+                    // Seen by the other side a difference of values changes sign for the win and
+                    // trades gammons won for gammons lost.
+                    let l = if ours { l } else { [-l[0], l[3], l[4], l[1], l[2]] };
+                    for (acc, x) in luck.iter_mut().zip(l) {
+                        *acc += x;
+                    }
+                }
+            }
+            let k = setup.policy.choose(game, &position, dice, &self.plays, &mut stream);
+            position = game.after(&self.plays[k]);
+            ours = !ours;
+            ply += 1;
+        };
+        let outcome = if ours { outcome } else { outcome.flipped() };
+        let plain = outcome.to_array();
+        let reduced = Probabilities::from_array(std::array::from_fn(|k| plain[k] - luck[k]));
+        Some(TrialValues { plain: fixed(&outcome), reduced: fixed(&reduced) })
+    }
+
+    /// How much better the roll thrown is than the average roll, for the player to roll: the
+    /// evaluator's value after its best play of `dice`, minus the mean of that over all 36
+    /// outcomes. Its expectation is zero, so subtracting it keeps the estimate unbiased.
+    fn roll_luck(
+        &mut self,
+        game: &G,
+        evaluator: &dyn Evaluator<G::Position>,
+        position: &G::Position,
+        dice: Dice,
+    ) -> Probabilities {
+        let mut mean = [0.0f64; 5];
+        let mut thrown = [0.0f64; 5];
+        for roll in ALL_ROLLS {
+            game.legal_plays(position, roll, &mut self.luck_plays);
+            let (_, value) = best_play(game, evaluator, &self.luck_plays);
+            let v = value.to_array();
+            let w = roll.weight() as f64 / 36.0;
+            for k in 0..5 {
+                mean[k] += w * v[k];
+            }
+            if roll == dice {
+                thrown = v;
+            }
+        }
+        Probabilities::from_array(std::array::from_fn(|k| thrown[k] - mean[k]))
+    }
+}
+
+fn fixed(p: &Probabilities) -> [i64; 6] {
+    let a = p.to_array();
+    [quantize(a[0]), quantize(a[1]), quantize(a[2]), quantize(a[3]), quantize(a[4]), quantize(p.equity())]
+}
