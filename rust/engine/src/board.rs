@@ -170,7 +170,14 @@ impl Position {
     /// Our highest occupied point counting the bar as 25, or 0 when every checker is off.
     #[inline]
     pub(crate) fn highest_point(&self) -> usize {
-        let mut i = BAR;
+        self.highest_from(BAR)
+    }
+
+    /// As [`Position::highest_point`] when it is known to be at most `start` (moves only ever
+    /// lower it), scanning down from there.
+    #[inline]
+    pub(crate) fn highest_from(&self, start: usize) -> usize {
+        let mut i = start;
         while i > 0 && self.board[i] <= 0 {
             i -= 1;
         }

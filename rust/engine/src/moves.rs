@@ -117,7 +117,7 @@ impl PlayGenerator {
         }
         self.rank = 0;
         if dice.is_double() {
-            self.doubles(&Play::none(*position), dice.high() as usize, BAR, out);
+            self.doubles(&Play::none(*position), dice.high() as usize, BAR, occupied(position), out);
         } else {
             self.mixed(position, dice.high() as usize, dice.low() as usize, out);
         }
@@ -132,22 +132,24 @@ impl PlayGenerator {
 
     /// Two different dice: each order, each first checker, each second checker.
     fn mixed(&mut self, p: &Position, high: usize, low: usize, out: &mut Vec<Play>) {
+        let mask = occupied(p);
+        let highest = top(mask);
         for (first, second) in [(high, low), (low, high)] {
-            let highest = p.highest_point();
-            for from in (1..=highest).rev() {
-                if p.at(from) <= 0 {
-                    continue;
-                }
+            let mut froms = mask;
+            while froms != 0 {
+                let from = top(froms);
+                froms &= !(1 << from);
                 let Some(to) = destination(p, from, first, highest) else { continue };
                 let mut one = Play::none(*p);
                 one.push(from, to);
                 let q = one.position;
-                let q_highest = q.highest_point();
+                let q_mask = after_move(mask, &q, from, to);
+                let q_highest = top(q_mask);
                 let mut two_found = false;
-                for from2 in (1..=q_highest).rev() {
-                    if q.at(from2) <= 0 {
-                        continue;
-                    }
+                let mut froms2 = q_mask;
+                while froms2 != 0 {
+                    let from2 = top(froms2);
+                    froms2 &= !(1 << from2);
                     if let Some(to2) = destination(&q, from2, second, q_highest) {
                         let mut two = one;
                         two.push(from2, to2);
@@ -165,14 +167,16 @@ impl PlayGenerator {
 
     /// A double: up to four moves, each starting no higher than the one before, which reaches every
     /// distinct result (moves of equal length commute) while skipping most permutations.
-    fn doubles(&mut self, play: &Play, die: usize, start: usize, out: &mut Vec<Play>) {
+    /// `mask` is [`occupied`] for the play's position.
+    fn doubles(&mut self, play: &Play, die: usize, start: usize, mask: u32, out: &mut Vec<Play>) {
         let p = play.position;
-        let highest = p.highest_point();
+        let highest = top(mask);
         let mut moved = false;
-        for from in (1..=start.min(highest)).rev() {
-            if p.at(from) <= 0 {
-                continue;
-            }
+        // Our points no higher than `start`, highest first.
+        let mut froms = mask & ((2u32 << start) - 1);
+        while froms != 0 {
+            let from = top(froms);
+            froms &= !(1 << from);
             let Some(to) = destination(&p, from, die, highest) else { continue };
             moved = true;
             let mut next = *play;
@@ -180,7 +184,8 @@ impl PlayGenerator {
             if next.len == 4 {
                 self.record(next, 4, out);
             } else {
-                self.doubles(&next, die, from, out);
+                let next_mask = after_move(mask, &next.position, from, to);
+                self.doubles(&next, die, from, next_mask, out);
             }
         }
         if !moved && play.len > 0 {
@@ -236,6 +241,36 @@ impl PlayGenerator {
     }
 }
 
+/// Bit `i` set for each slot 1..=25 (points and our bar) holding one of our checkers.
+#[inline]
+fn occupied(p: &Position) -> u32 {
+    let b = p.board();
+    let mut mask = 0u32;
+    for (i, &n) in b.iter().enumerate().skip(1) {
+        mask |= ((n > 0) as u32) << i;
+    }
+    mask
+}
+
+/// [`occupied`] after our checker moved `from` -> `to`, given the new position `q`.
+#[inline]
+fn after_move(mask: u32, q: &Position, from: usize, to: usize) -> u32 {
+    let mut m = mask;
+    if q.at(from) <= 0 {
+        m &= !(1 << from);
+    }
+    if to != OFF {
+        m |= 1 << to;
+    }
+    m
+}
+
+/// The highest set bit of `mask` (0 for none): our highest occupied slot.
+#[inline]
+fn top(mask: u32) -> usize {
+    (31 - (mask | 1).leading_zeros()) as usize
+}
+
 /// Where a checker on `from` lands with `die` in `p`, if that move is legal on its own.
 pub(crate) fn destination_of(p: &Position, from: usize, die: usize) -> Option<usize> {
     if from > BAR || p.at(from) <= 0 {
@@ -264,17 +299,12 @@ impl Play {
 #[inline]
 fn hash(p: &Position) -> u64 {
     let b = p.board();
-    let word = |k: usize| -> u64 {
-        let mut w = 0u64;
-        for (j, &v) in b[k..(k + 8).min(26)].iter().enumerate() {
-            w |= (v as u8 as u64) << (8 * j);
-        }
-        w
-    };
+    let word = |k: usize| u64::from_le_bytes(std::array::from_fn(|j| b[k + j] as u8));
+    let tail = (b[24] as u8 as u64) | (b[25] as u8 as u64) << 8;
     let mut h = word(0).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     h = (h ^ word(8)).rotate_left(27).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     h = (h ^ word(16)).rotate_left(31).wrapping_mul(0x94D0_49BB_1331_11EB);
-    h = (h ^ word(24)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    h = (h ^ tail).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     h ^ (h >> 29)
 }
 
