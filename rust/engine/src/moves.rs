@@ -79,6 +79,13 @@ fn destination(p: &Position, from: usize, die: usize, highest: usize) -> Option<
     if p.at(BAR) > 0 && from != BAR {
         return None;
     }
+    destination_entered(p, from, die, highest)
+}
+
+/// As [`destination`] for a checker that may move as far as the bar is concerned: the bar
+/// itself, or any point when our bar is empty (callers narrow their `from`s with [`movable`]).
+#[inline]
+fn destination_entered(p: &Position, from: usize, die: usize, highest: usize) -> Option<usize> {
     if from > die {
         let to = from - die;
         return (p.at(to) >= -1).then_some(to);
@@ -135,25 +142,30 @@ impl PlayGenerator {
         let mask = occupied(p);
         let highest = top(mask);
         for (first, second) in [(high, low), (low, high)] {
-            let mut froms = mask;
+            let mut froms = movable(p, mask);
             while froms != 0 {
                 let from = top(froms);
                 froms &= !(1 << from);
-                let Some(to) = destination(p, from, first, highest) else { continue };
+                let Some(to) = destination_entered(p, from, first, highest) else { continue };
                 let mut one = Play::none(*p);
                 one.push(from, to);
                 let q = one.position;
                 let q_mask = after_move(mask, &q, from, to);
                 let q_highest = top(q_mask);
                 let mut two_found = false;
-                let mut froms2 = q_mask;
+                let mut froms2 = movable(&q, q_mask);
                 while froms2 != 0 {
                     let from2 = top(froms2);
                     froms2 &= !(1 << from2);
-                    if let Some(to2) = destination(&q, from2, second, q_highest) {
+                    if let Some(to2) = destination_entered(&q, from2, second, q_highest) {
+                        two_found = true;
+                        // Most plays with the smaller die first were already found the other way
+                        // round; skipping them saves the look-up in the table.
+                        if first == low && found_larger_first(p, highest, high, low, from, to, from2) {
+                            continue;
+                        }
                         let mut two = one;
                         two.push(from2, to2);
-                        two_found = true;
                         self.record(two, 3, out);
                     }
                 }
@@ -173,11 +185,11 @@ impl PlayGenerator {
         let highest = top(mask);
         let mut moved = false;
         // Our points no higher than `start`, highest first.
-        let mut froms = mask & ((2u32 << start) - 1);
+        let mut froms = movable(&p, mask) & ((2u32 << start) - 1);
         while froms != 0 {
             let from = top(froms);
             froms &= !(1 << from);
-            let Some(to) = destination(&p, from, die, highest) else { continue };
+            let Some(to) = destination_entered(&p, from, die, highest) else { continue };
             moved = true;
             let mut next = *play;
             next.push(from, to);
@@ -241,6 +253,42 @@ impl PlayGenerator {
     }
 }
 
+/// Whether playing `from_a` with the smaller die and then `from_b` with the larger one reaches a
+/// position that the larger-die-first pass also reached: the same two moves in the other order,
+/// or one checker moving larger die first without landing on a blot on the way.
+fn found_larger_first(
+    p: &Position,
+    highest: usize,
+    high: usize,
+    low: usize,
+    from_a: usize,
+    to_a: usize,
+    from_b: usize,
+) -> bool {
+    // Two checkers: the final position does not depend on the order (a blot on either landing
+    // point is hit whichever lands first).
+    if p.at(from_b) > 0 {
+        if let Some(to_b) = destination(p, from_b, high, highest) {
+            let mut p1 = *p;
+            p1.apply_move(from_b, to_b);
+            if p1.at(from_a) > 0 && destination(&p1, from_a, low, p1.highest_from(highest)).is_some() {
+                return true;
+            }
+        }
+    }
+    // One checker: the same only if neither order stops on a blot.
+    if from_b == to_a && p.at(to_a) != -1 {
+        if let Some(mid) = destination(p, from_a, high, highest) {
+            if mid != OFF && p.at(mid) != -1 {
+                let mut p1 = *p;
+                p1.apply_move(from_a, mid);
+                return destination(&p1, mid, low, p1.highest_from(highest)).is_some();
+            }
+        }
+    }
+    false
+}
+
 /// Bit `i` set for each slot 1..=25 (points and our bar) holding one of our checkers.
 #[inline]
 fn occupied(p: &Position) -> u32 {
@@ -250,6 +298,17 @@ fn occupied(p: &Position) -> u32 {
         mask |= ((n > 0) as u32) << i;
     }
     mask
+}
+
+/// The slots of `mask` (see [`occupied`]) whose checkers may move: only the bar while a checker
+/// of ours is on it.
+#[inline]
+fn movable(p: &Position, mask: u32) -> u32 {
+    if p.at(BAR) > 0 {
+        mask & (1 << BAR)
+    } else {
+        mask
+    }
 }
 
 /// [`occupied`] after our checker moved `from` -> `to`, given the new position `q`.
