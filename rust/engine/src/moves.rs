@@ -360,11 +360,13 @@ fn hash(p: &Position) -> u64 {
     let b = p.board();
     let word = |k: usize| u64::from_le_bytes(std::array::from_fn(|j| b[k + j] as u8));
     let tail = (b[24] as u8 as u64) | (b[25] as u8 as u64) << 8;
-    let mut h = word(0).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    h = (h ^ word(8)).rotate_left(27).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    h = (h ^ word(16)).rotate_left(31).wrapping_mul(0x94D0_49BB_1331_11EB);
-    h = (h ^ tail).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    h ^ (h >> 29)
+    // Independent products (no chain of dependent multiplications), then the high bits, where
+    // products mix best, folded down onto the low bits the table uses.
+    let h = word(0).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ word(8).wrapping_mul(0xBF58_476D_1CE4_E5B9)
+        ^ word(16).wrapping_mul(0x94D0_49BB_1331_11EB)
+        ^ tail.wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    h ^ (h >> 32) ^ (h >> 48)
 }
 
 thread_local! {

@@ -268,3 +268,128 @@ fn candidate_plays_are_ranked_from_the_movers_view() {
         assert!((c.result.probabilities.win - v).abs() <= 3.0 * c.result.std_errors.win + 1e-12);
     }
 }
+
+/// A toy race for the generic driver: each side needs to throw a number of pips; a roll counts
+/// its two dice (doubles twice); whoever gets there first wins a single game. One play per roll.
+struct PipRace;
+
+#[derive(Clone, Copy, Debug)]
+struct Counts {
+    to_roll: i32,
+    other: i32,
+}
+
+impl crate::DiceGame for PipRace {
+    type Position = Counts;
+    type Play = Counts;
+
+    fn legal_plays(&self, p: &Counts, dice: crate::Dice, out: &mut Vec<Counts>) {
+        let pips = (dice.high() + dice.low()) as i32 * if dice.is_double() { 2 } else { 1 };
+        out.clear();
+        out.push(Counts { to_roll: p.to_roll - pips, other: p.other });
+    }
+
+    fn after(&self, play: &Counts) -> Counts {
+        Counts { to_roll: play.other, other: play.to_roll }
+    }
+
+    fn result(&self, p: &Counts) -> Option<i8> {
+        (p.other <= 0).then_some(-1)
+    }
+
+    fn pass_turn(&self, p: &Counts) -> Counts {
+        Counts { to_roll: p.other, other: p.to_roll }
+    }
+}
+
+/// Exact chance that the side to roll wins the toy race.
+fn pip_race_win(a: i32, b: i32, memo: &mut HashMap<(i32, i32), f64>) -> f64 {
+    if let Some(&v) = memo.get(&(a, b)) {
+        return v;
+    }
+    let mut v = 0.0;
+    for dice in ALL_ROLLS {
+        let pips = (dice.high() + dice.low()) as i32 * if dice.is_double() { 2 } else { 1 };
+        let w = dice.weight() as f64 / 36.0;
+        v += w * if a - pips <= 0 { 1.0 } else { 1.0 - pip_race_win(b, a - pips, memo) };
+    }
+    memo.insert((a, b), v);
+    v
+}
+
+#[test]
+fn the_driver_runs_any_dice_game() {
+    let mut memo = HashMap::new();
+    for (a, b) in [(30, 30), (40, 25), (20, 35)] {
+        let exact = pip_race_win(a, b, &mut memo);
+        let start = Counts { to_roll: a, other: b };
+        let r = rollout_game(
+            &PipRace,
+            Start::Position(start),
+            &crate::eval::RandomPolicy,
+            &options(3600, 2, 2),
+            None,
+        )
+        .unwrap();
+        check_invariants(&r);
+        let z = (r.probabilities.win - exact) / r.std_errors.win;
+        assert!(z.abs() < 3.0, "{a} v {b}: rollout {} exact {exact}", r.probabilities.win);
+        // Before the opening roll, the side that wins it moves first with a non-double.
+        let o = rollout_game(
+            &PipRace,
+            Start::Opening(start),
+            &crate::eval::RandomPolicy,
+            &options(3600, 2, 2),
+            None,
+        )
+        .unwrap();
+        let mut opening = 0.0;
+        for k in super::schedule::OPENING_OUTCOMES {
+            let (ours, theirs) = (k / 6 + 1, k % 6 + 1);
+            let pips = (ours + theirs) as i32;
+            opening += if ours > theirs {
+                if a - pips <= 0 {
+                    1.0
+                } else {
+                    1.0 - pip_race_win(b, a - pips, &mut memo)
+                }
+            } else if b - pips <= 0 {
+                0.0
+            } else {
+                pip_race_win(a, b - pips, &mut memo)
+            } / 30.0;
+        }
+        let z = (o.probabilities.win - opening) / o.std_errors.win;
+        assert!(z.abs() < 3.0, "opening {a} v {b}: rollout {} exact {opening}", o.probabilities.win);
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn results_are_consistent_anywhere(seed in 0u64..1000, plies in 0usize..40, trials in 1u64..60) {
+        // A position reached by random play.
+        let mut stream = crate::DiceStream::new(seed, 0);
+        let mut p = Position::initial();
+        for _ in 0..plies {
+            let plays = p.legal_plays(stream.roll());
+            let next = plays[stream.below(plays.len())].position;
+            if next.we_have_won() {
+                break;
+            }
+            p = next.swapped();
+        }
+        let opts = options(trials, seed, 2);
+        let r = rollout(&p, &BuiltinPolicy::Pubeval, &opts).unwrap();
+        check_invariants(&r);
+        proptest::prop_assert_eq!(r.trials, trials);
+        // A candidate's result is the opponent's rollout of the position after it, turned round.
+        let dice = crate::Dice::new(3, 1).unwrap();
+        let ranked = rollout_plays(&p, dice, &BuiltinPolicy::Pubeval, &opts).unwrap();
+        let first = &ranked[0];
+        let theirs = rollout(&first.play.position.swapped(), &BuiltinPolicy::Pubeval, &opts).unwrap();
+        proptest::prop_assert_eq!(first.result.sums, theirs.sums.flipped());
+        proptest::prop_assert!((first.result.equity + theirs.equity).abs() < 1e-12);
+    }
+}
