@@ -1,4 +1,8 @@
-//! gammon-engine: backgammon rules, legal plays and interchange formats in pure Rust.
+//! gammon-engine: backgammon rules, legal plays, interchange formats and rollouts in pure Rust.
+//!
+//! Modules: [`board`] (positions), [`dice`], [`moves`] (legal plays), [`formats`] (Position ID,
+//! XGID, notation), [`eval`] (evaluators and policies, pubeval), [`rollout`] (the rollout
+//! simulator) over the [`dice_game::DiceGame`] interface.
 //!
 //! Everything is seen from the player on roll: a [`Position`] is "our" board, we move from 24 to 1,
 //! and [`Position::swapped`] hands the turn to the other side.

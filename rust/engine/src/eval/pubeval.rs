@@ -32,15 +32,16 @@ impl Phase {
     }
 }
 
-/// Per point, the score of each signed count -15..=15, folded from the five inputs of that point
-/// so that scoring a position is 24 look-ups.
+/// Per point, the score of each signed count -15..=15 (at index count + 15; rows are padded to 32
+/// so that a masked index needs no bounds check), folded from the five inputs of that point so
+/// that scoring a position is 24 look-ups.
 struct PointTables {
-    race: [[f64; 31]; 24],
-    contact: [[f64; 31]; 24],
+    race: [[f64; 32]; 24],
+    contact: [[f64; 32]; 24],
 }
 
-fn point_table(w: &[f64; 122]) -> [[f64; 31]; 24] {
-    let mut table = [[0.0; 31]; 24];
+fn point_table(w: &[f64; 122]) -> [[f64; 32]; 24] {
+    let mut table = [[0.0; 32]; 24];
     for (point, row) in table.iter_mut().enumerate() {
         // Inputs are laid out from point 24 down to point 1, five per point.
         let base = 5 * (23 - point);
@@ -83,12 +84,15 @@ pub fn score(after: &Position, phase: Phase) -> f64 {
         Phase::Contact => (&t.contact, &CONTACT),
     };
     let b = after.board();
-    let mut s = 0.0;
-    for point in 1..=24 {
-        s += table[point - 1][(b[point] + 15) as usize];
+    // Four running sums shorten the chain of dependent additions.
+    let mut sums = [0.0; 4];
+    for (counts, rows) in b[1..25].chunks_exact(4).zip(table.chunks_exact(4)) {
+        for k in 0..4 {
+            sums[k] += rows[k][((counts[k] as i32 + 15) & 31) as usize];
+        }
     }
-    s += w[120] * -(b[0] as f64) / 2.0;
-    s + w[121] * ours_off as f64 / 15.0
+    let s = (sums[0] + sums[1]) + (sums[2] + sums[3]);
+    s + w[120] * -(b[0] as f64) / 2.0 + w[121] * ours_off as f64 / 15.0
 }
 
 /// Plays the move pubeval scores highest (the first of equal scores, in legal-play order).
@@ -101,13 +105,44 @@ impl PubevalPolicy {
         let phase = Phase::of(before);
         let mut best = (0, f64::NEG_INFINITY);
         for (k, play) in plays.iter().enumerate() {
-            let s = score(&play.position, phase);
+            let s = gain(before, play, phase);
             if s > best.1 {
                 best = (k, s);
             }
         }
         best.0
     }
+}
+
+/// `score(play.position) - score(before)`, from the few points the play touched: plays of one roll
+/// rank the same by it, at a fraction of the cost of scoring every point.
+pub fn gain(before: &Position, play: &Play, phase: Phase) -> f64 {
+    let after = &play.position;
+    let (ours_off, _) = after.off();
+    if ours_off == CHECKERS {
+        return 99_999_999.0;
+    }
+    let t = tables();
+    let (table, w) = match phase {
+        Phase::Race => (&t.race, &RACE),
+        Phase::Contact => (&t.contact, &CONTACT),
+    };
+    let (b0, b1) = (before.board(), after.board());
+    let look = |b: &[i8; 26], point: usize| table[point - 1][((b[point] as i32 + 15) & 31) as usize];
+    // Points 1..=24 that a move left or landed on, each counted once.
+    let mut touched = 0u32;
+    for m in play.moves() {
+        touched |= 1 << m.from | 1 << m.to;
+    }
+    touched &= 0x1FF_FFFE;
+    let mut s = 0.0;
+    while touched != 0 {
+        let point = touched.trailing_zeros() as usize;
+        touched &= touched - 1;
+        s += look(b1, point) - look(b0, point);
+    }
+    let hit = (b0[0] - b1[0]) as f64;
+    s + w[120] * hit / 2.0 + w[121] * (ours_off - before.off().0) as f64 / 15.0
 }
 
 impl Policy<Backgammon> for PubevalPolicy {

@@ -47,3 +47,33 @@ fn a_finished_bear_off_scores_highest() {
     let after = crate::pos!(19 => -2);
     assert_eq!(score(&after, Phase::Race), 99_999_999.0);
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn gains_are_differences_of_scores(seed in 0u64..10_000, plies in 0usize..80) {
+        let mut stream = DiceStream::new(seed, 1);
+        let mut p = Position::initial();
+        for _ in 0..plies {
+            let plays = p.legal_plays(stream.roll());
+            let next = plays[stream.below(plays.len())].position;
+            if next.we_have_won() {
+                break;
+            }
+            p = next.swapped();
+        }
+        let phase = Phase::of(&p);
+        for roll in crate::ALL_ROLLS {
+            for play in p.legal_plays(roll) {
+                let full = score(&play.position, phase);
+                if full == 99_999_999.0 {
+                    proptest::prop_assert_eq!(gain(&p, &play, phase), full);
+                } else {
+                    let delta = full - score(&p, phase);
+                    proptest::prop_assert!((gain(&p, &play, phase) - delta).abs() < 1e-9);
+                }
+            }
+        }
+    }
+}
