@@ -21,14 +21,14 @@ const BATCH_TIME: Duration = Duration::from_millis(100);
 pub type Progress<'a> = &'a mut dyn FnMut(&RolloutResult);
 
 /// Where the trials run.
-enum Threads {
+pub(crate) enum Threads {
     Here,
     Pool(rayon::ThreadPool),
     Global,
 }
 
 impl Threads {
-    fn new(threads: Option<usize>) -> Result<Threads> {
+    pub(crate) fn new(threads: Option<usize>) -> Result<Threads> {
         match threads {
             Some(0) => Err(Error::InvalidArgument("threads must be at least 1".into())),
             Some(1) => Ok(Threads::Here),
@@ -58,6 +58,25 @@ pub fn rollout_game<G, P>(
     start: Start<G::Position>,
     policy: &P,
     options: &RolloutOptions,
+    progress: Option<Progress<'_>>,
+) -> Result<RolloutResult>
+where
+    G: DiceGame,
+    G::Position: Debug,
+    P: Policy<G>,
+{
+    options.validate()?;
+    let threads = Threads::new(options.threads)?;
+    run(&threads, game, start, policy, options, progress)
+}
+
+/// [`rollout_game`] on threads already started (so that a series of rollouts shares them).
+pub(crate) fn run<G, P>(
+    threads: &Threads,
+    game: &G,
+    start: Start<G::Position>,
+    policy: &P,
+    options: &RolloutOptions,
     mut progress: Option<Progress<'_>>,
 ) -> Result<RolloutResult>
 where
@@ -66,7 +85,6 @@ where
     P: Policy<G>,
 {
     let clock = Instant::now();
-    options.validate()?;
     let evaluator = policy.evaluator();
     if options.truncate.is_some() && evaluator.is_none() {
         return Err(Error::InvalidArgument(format!(
@@ -100,7 +118,6 @@ where
         variance_reduction,
         options.quasi_random
     );
-    let threads = Threads::new(options.threads)?;
     let mut here = Worker::new(&setup);
     let block = stratum(&setup);
     let cancelled = || options.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
@@ -117,7 +134,7 @@ where
         }
         let hi = end.min(next + batch);
         let started = Instant::now();
-        let values = run_batch(&threads, &setup, &mut here, next, hi);
+        let values = run_batch(threads, &setup, &mut here, next, hi);
         for v in values {
             let Some(v) = v else {
                 is_cancelled = true;

@@ -102,7 +102,7 @@ impl Default for RolloutOptions {
 }
 
 impl RolloutOptions {
-    fn validate(&self) -> Result<()> {
+    pub(crate) fn validate(&self) -> Result<()> {
         if self.trials == 0 {
             return Err(Error::InvalidArgument("trials must be at least 1".into()));
         }

@@ -1,6 +1,7 @@
 //! Rolling out every legal play of a roll, to rank them.
 
-use super::{rollout_game, RolloutOptions, RolloutResult, Start};
+use super::driver::{run, Threads};
+use super::{RolloutOptions, RolloutResult, Start};
 use crate::board::Position;
 use crate::dice::Dice;
 use crate::dice_game::{Backgammon, DiceGame};
@@ -32,10 +33,12 @@ where
     G::Position: Debug,
     P: Policy<G>,
 {
+    options.validate()?;
+    let threads = Threads::new(options.threads)?;
     let mut ranked = Vec::with_capacity(plays.len());
     for play in plays {
         let after = game.after(play);
-        let result = rollout_game(game, Start::Position(after), policy, options, None)?.flipped();
+        let result = run(&threads, game, Start::Position(after), policy, options, None)?.flipped();
         let cancelled = result.cancelled;
         ranked.push(PlayRollout { play: *play, result });
         if cancelled {
