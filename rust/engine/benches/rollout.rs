@@ -6,6 +6,17 @@ use gammon_engine::eval::BuiltinPolicy;
 use gammon_engine::rollout::{rollout, RolloutOptions};
 use gammon_engine::Position;
 
+/// CPU time used by this process so far (Linux `/proc/self/stat`, in clock ticks of 10 ms), so
+/// that the cost per game can be read even on a machine busy with other work.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; `cargo test --benches` runs this too, so keep that quick.
     let testing = !std::env::args().any(|a| a == "--bench");
@@ -19,22 +30,28 @@ fn main() {
         "rollout of the starting position (player on roll about to roll), {trials} games, {cores} cores"
     );
     println!(
-        "{:<8} {:>7} {:>12} {:>11} {:>9} {:>10} {:>10}",
-        "policy", "threads", "games/s", "us/game", "equity", "std error", "reduced"
+        "{:<8} {:>7} {:>10} {:>9} {:>13} {:>9} {:>10} {:>9}",
+        "policy", "threads", "games/s", "us/game", "cpu us/game", "equity", "std error", "reduced"
     );
     for policy in [BuiltinPolicy::Random, BuiltinPolicy::Pubeval] {
         for threads in [1, 2] {
             let options =
                 RolloutOptions { trials, seed: 1, threads: Some(threads), ..RolloutOptions::default() };
+            let cpu = cpu_seconds();
             let r = rollout(&Position::initial(), &policy, &options).unwrap();
+            let cpu = match (cpu, cpu_seconds()) {
+                (Some(a), Some(b)) => format!("{:.2}", 1e6 * (b - a) / r.trials as f64),
+                _ => "n/a".to_string(),
+            };
             let reduced =
                 if r.variance_reduction { format!("{:.5}", r.equity_std_error) } else { "n/a".to_string() };
             println!(
-                "{:<8} {:>7} {:>12.0} {:>11.2} {:>+9.4} {:>10.5} {:>10}",
+                "{:<8} {:>7} {:>10.0} {:>9.2} {:>13} {:>+9.4} {:>10.5} {:>9}",
                 format!("{policy:?}").to_lowercase(),
                 threads,
                 r.trials as f64 / r.seconds,
                 1e6 * r.seconds / r.trials as f64,
+                cpu,
                 r.equity,
                 r.plain_equity_std_error,
                 reduced
