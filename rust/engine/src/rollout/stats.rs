@@ -169,13 +169,9 @@ pub struct RolloutResult {
 }
 
 impl RolloutResult {
-    /// The estimates behind `sums`.
-    pub(crate) fn from_sums(
-        sums: RolloutSums,
-        variance_reduction: bool,
-        seed: u64,
-        first_trial: u64,
-    ) -> Self {
+    /// The estimates behind `sums` (for instance sums sent from another process), reported with
+    /// the luck removed when `variance_reduction`. Timing, flags and `setup` are left empty.
+    pub fn from_sums(sums: RolloutSums, variance_reduction: bool, seed: u64, first_trial: u64) -> Self {
         let n = sums.trials;
         let m = if variance_reduction { &sums.reduced } else { &sums.plain };
         let means: [f64; 5] = std::array::from_fn(|k| m.mean(k, n));

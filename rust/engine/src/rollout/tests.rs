@@ -270,7 +270,8 @@ fn candidate_plays_are_ranked_from_the_movers_view() {
 }
 
 /// A toy race for the generic driver: each side needs to throw a number of pips; a roll counts
-/// its two dice (doubles twice); whoever gets there first wins a single game. One play per roll.
+/// its two dice (doubles twice); whoever gets there first wins, a gammon or backgammon if the
+/// loser is still far behind. One play per roll.
 struct PipRace;
 
 #[derive(Clone, Copy, Debug)]
@@ -294,7 +295,8 @@ impl crate::DiceGame for PipRace {
     }
 
     fn result(&self, p: &Counts) -> Option<i8> {
-        (p.other <= 0).then_some(-1)
+        // The loser is gammoned with 20 or more pips still to throw, backgammoned with 35.
+        (p.other <= 0).then(|| -1 - (p.to_roll >= 20) as i8 - (p.to_roll >= 35) as i8)
     }
 
     fn pass_turn(&self, p: &Counts) -> Counts {
@@ -392,4 +394,56 @@ proptest::proptest! {
         proptest::prop_assert_eq!(first.result.sums, theirs.sums.flipped());
         proptest::prop_assert!((first.result.equity + theirs.equity).abs() < 1e-12);
     }
+}
+
+/// Exact outcome probabilities of the toy race for the side to roll.
+fn pip_race_exact(a: i32, b: i32, memo: &mut HashMap<(i32, i32), Probabilities>) -> Probabilities {
+    if let Some(&v) = memo.get(&(a, b)) {
+        return v;
+    }
+    let mut v = [0.0; 5];
+    for dice in ALL_ROLLS {
+        let pips = (dice.high() + dice.low()) as i32 * if dice.is_double() { 2 } else { 1 };
+        let w = dice.weight() as f64 / 36.0;
+        let next = match crate::DiceGame::result(&PipRace, &Counts { to_roll: b, other: a - pips }) {
+            Some(points) => Probabilities::from_points(-points),
+            None => pip_race_exact(b, a - pips, memo).flipped(),
+        };
+        for (acc, x) in v.iter_mut().zip(next.to_array()) {
+            *acc += w * x;
+        }
+    }
+    let v = Probabilities::from_array(v);
+    memo.insert((a, b), v);
+    v
+}
+
+struct PipRaceExact(HashMap<(i32, i32), Probabilities>);
+
+impl Evaluator<Counts> for PipRaceExact {
+    fn evaluate(&self, p: &Counts) -> Probabilities {
+        self.0[&(p.to_roll, p.other)]
+    }
+}
+
+#[test]
+fn variance_reduction_handles_gammons_from_both_sides() {
+    let mut memo = HashMap::new();
+    for a in 1..=80 {
+        for b in 1..=80 {
+            pip_race_exact(a, b, &mut memo);
+        }
+    }
+    let exact = pip_race_exact(50, 45, &mut memo);
+    assert!(exact.win_gammon > 0.01 && exact.lose_gammon > 0.01 && exact.lose_backgammon > 0.001);
+    let policy = EvaluatorPolicy::new(PipRaceExact(memo), "exact");
+    let start = Counts { to_roll: 50, other: 45 };
+    let r = rollout_game(&PipRace, Start::Position(start), &policy, &options(360, 5, 2), None).unwrap();
+    assert!(r.variance_reduction);
+    for ((got, want), err) in
+        r.probabilities.to_array().iter().zip(exact.to_array()).zip(r.std_errors.to_array())
+    {
+        assert!((got - want).abs() < 1e-9 && err < 1e-7, "{r:?} vs {exact:?}");
+    }
+    assert!(r.plain_equity_std_error > 0.05);
 }
