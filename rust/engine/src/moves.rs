@@ -102,9 +102,10 @@ fn destination_entered(p: &Position, from: usize, die: usize, highest: usize) ->
 /// Generation itself allocates nothing once the output buffer and this table have grown to fit.
 #[derive(Default)]
 pub struct PlayGenerator {
-    /// Open addressing: slot -> index + 1 into the output (0 = empty).
-    slots: Vec<u32>,
-    used: Vec<u32>,
+    /// Open addressing: slot -> `stamp << 32 | (index + 1)` into the output; slots of an older
+    /// stamp are empty, so emptying the table is one increment.
+    slots: Vec<u64>,
+    stamp: u32,
     /// Dice used by the plays currently in the output (0 = none yet).
     rank: u8,
 }
@@ -112,7 +113,7 @@ pub struct PlayGenerator {
 impl PlayGenerator {
     /// A generator with an empty table.
     pub fn new() -> PlayGenerator {
-        PlayGenerator { slots: vec![0; 256], used: Vec::new(), rank: 0 }
+        PlayGenerator { slots: vec![0; 256], stamp: 0, rank: 0 }
     }
 
     /// Fills `out` with the legal plays of `dice` from `position`, one per distinct resulting
@@ -122,16 +123,13 @@ impl PlayGenerator {
         if self.slots.is_empty() {
             self.slots = vec![0; 256];
         }
+        self.empty_table();
         self.rank = 0;
         if dice.is_double() {
             self.doubles(&Play::none(*position), dice.high() as usize, BAR, occupied(position), out);
         } else {
             self.mixed(position, dice.high() as usize, dice.low() as usize, out);
         }
-        for &s in &self.used {
-            self.slots[s as usize] = 0;
-        }
-        self.used.clear();
         if out.is_empty() {
             out.push(Play::none(*position));
         }
@@ -214,10 +212,7 @@ impl PlayGenerator {
         if rank > self.rank {
             self.rank = rank;
             out.clear();
-            for &s in &self.used {
-                self.slots[s as usize] = 0;
-            }
-            self.used.clear();
+            self.empty_table();
         }
         if 2 * (out.len() + 1) > self.slots.len() {
             self.grow(out);
@@ -225,30 +220,39 @@ impl PlayGenerator {
         let mask = self.slots.len() - 1;
         let mut slot = hash(&play.position) as usize & mask;
         loop {
-            match self.slots[slot] {
-                0 => {
-                    self.slots[slot] = out.len() as u32 + 1;
-                    self.used.push(slot as u32);
-                    out.push(play);
-                    return;
-                }
-                k if out[k as usize - 1].position == play.position => return,
-                _ => slot = (slot + 1) & mask,
+            let entry = self.slots[slot];
+            if (entry >> 32) as u32 != self.stamp {
+                self.slots[slot] = (self.stamp as u64) << 32 | (out.len() as u64 + 1);
+                out.push(play);
+                return;
             }
+            if out[(entry as u32 - 1) as usize].position == play.position {
+                return;
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    /// Forgets every position recorded so far.
+    #[inline]
+    fn empty_table(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            // After 2^32 uses old stamps could come back: really clear the table once.
+            self.slots.fill(0);
+            self.stamp = 1;
         }
     }
 
     fn grow(&mut self, out: &[Play]) {
         let size = self.slots.len() * 2;
         self.slots = vec![0; size];
-        self.used.clear();
         for (i, play) in out.iter().enumerate() {
             let mut slot = hash(&play.position) as usize & (size - 1);
-            while self.slots[slot] != 0 {
+            while (self.slots[slot] >> 32) as u32 == self.stamp {
                 slot = (slot + 1) & (size - 1);
             }
-            self.slots[slot] = i as u32 + 1;
-            self.used.push(slot as u32);
+            self.slots[slot] = (self.stamp as u64) << 32 | (i as u64 + 1);
         }
     }
 }
