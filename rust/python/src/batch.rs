@@ -56,6 +56,9 @@ fn expand(position: &Position, dice: Dice, plays: &mut Vec<Play>, out: &mut Vec<
     plays.len()
 }
 
+/// Resulting boards `(m, 26)` and row offsets `(n + 1,)`.
+type BatchResult<'py> = (Bound<'py, PyArray2<i8>>, Bound<'py, PyArray1<i64>>);
+
 /// `legal_plays_batch(boards, dice, threads=None) -> (results, offsets)`; see the Python docs.
 #[pyfunction]
 #[pyo3(signature = (boards, dice, threads=None))]
@@ -64,7 +67,7 @@ fn legal_plays_batch<'py>(
     boards: PyReadonlyArray2<'py, i64>,
     dice: PyReadonlyArray2<'py, i64>,
     threads: Option<usize>,
-) -> PyResult<(Bound<'py, PyArray2<i8>>, Bound<'py, PyArray1<i64>>)> {
+) -> PyResult<BatchResult<'py>> {
     let threads = crate::threads::count(threads)?;
     let inputs = read_inputs(&boards, &dice)?;
     let (flat, counts) = py.allow_threads(|| -> PyResult<(Vec<i8>, Vec<usize>)> {

@@ -59,6 +59,7 @@ impl Position {
     }
 
     /// 26 ints: `[0]` their bar (<= 0), `[1..24]` points (ours > 0), `[25]` our bar (>= 0).
+    #[allow(clippy::wrong_self_convention)] // Python methods receive &self
     fn to_list(&self) -> Vec<i8> {
         self.inner.board().to_vec()
     }
