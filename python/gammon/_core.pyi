@@ -15,6 +15,7 @@ __all__ = [
     "Play",
     "Position",
     "__version__",
+    "_count_legal_plays",
     "legal_plays_batch",
 ]
 __version__: str
@@ -71,3 +72,4 @@ class Play:
 def legal_plays_batch(
     boards: npt.NDArray[np.int64], dice: npt.NDArray[np.int64], threads: int | None = None
 ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64]]: ...
+def _count_legal_plays(boards: npt.NDArray[np.int64], dice: npt.NDArray[np.int64]) -> int: ...

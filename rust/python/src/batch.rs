@@ -111,7 +111,29 @@ fn legal_plays_batch<'py>(
     Ok((results, offsets.into_pyarray(py)))
 }
 
+/// The native baseline of the batch benchmark: generates the same plays, copies nothing out, and
+/// returns how many there were.
+#[pyfunction]
+fn _count_legal_plays(
+    py: Python<'_>,
+    boards: PyReadonlyArray2<'_, i64>,
+    dice: PyReadonlyArray2<'_, i64>,
+) -> PyResult<usize> {
+    let inputs = read_inputs(&boards, &dice)?;
+    Ok(py.allow_threads(|| {
+        let mut plays = Vec::with_capacity(64);
+        inputs
+            .iter()
+            .map(|(p, d)| {
+                legal_plays_into(p, *d, &mut plays);
+                plays.len()
+            })
+            .sum()
+    }))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(legal_plays_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(_count_legal_plays, m)?)?;
     Ok(())
 }
