@@ -4,7 +4,8 @@
 //! The total number of plays is asserted against GNU Backgammon's count for the same work
 //! (`tests/fixtures/benchmark_counts.csv`), so the figure is never for a wrong generator.
 //!
-//! Run: `cargo bench -p gammon-engine --bench legal_plays`
+//! Run: `cargo bench -p gammon-engine --bench legal_plays`. `BENCH_SECONDS` sets the time per set
+//! (default 2); 0 runs one pass, for counting instructions under `valgrind --tool=callgrind`.
 
 use gammon_engine::{legal_plays_into, Dice, Position, ALL_ROLLS};
 use std::path::PathBuf;
@@ -40,6 +41,7 @@ fn pass(positions: &[Position], rolls: &[Dice], out: &mut Vec<gammon_engine::Pla
 }
 
 fn main() {
+    let budget: f64 = std::env::var("BENCH_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(2.0);
     let mut out = Vec::with_capacity(1024);
     println!("legal-play generation, one thread ({} rolls per position)", ALL_ROLLS.len());
     for name in ["contact", "race"] {
@@ -48,7 +50,7 @@ fn main() {
         assert_eq!(count, gnubg_count(name), "{name}: play count differs from GNU Backgammon's");
         let start = Instant::now();
         let mut rounds = 0u32;
-        while start.elapsed() < Duration::from_secs(2) || rounds < 3 {
+        while start.elapsed() < Duration::from_secs_f64(budget) || rounds < 1 {
             std::hint::black_box(pass(std::hint::black_box(&positions), &ALL_ROLLS, &mut out));
             rounds += 1;
         }

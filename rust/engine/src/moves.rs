@@ -131,8 +131,13 @@ impl PlayGenerator {
     }
 
     /// Two different dice: each order, each first checker, each second checker.
+    ///
+    /// In the second order (smaller die first) two moves of different checkers that touch neither
+    /// the bar nor the tray commute, so the first order already found their result; only
+    /// order-dependent pairs are tried again.
     fn mixed(&mut self, p: &Position, high: usize, low: usize, out: &mut Vec<Play>) {
         for (first, second) in [(high, low), (low, high)] {
+            let again = first == low;
             let highest = p.highest_point();
             for from in (1..=highest).rev() {
                 if p.at(from) <= 0 {
@@ -146,6 +151,11 @@ impl PlayGenerator {
                 let mut two_found = false;
                 for from2 in (1..=q_highest).rev() {
                     if q.at(from2) <= 0 {
+                        continue;
+                    }
+                    if again && from2 != to && from != BAR && from2 != BAR && to != OFF && from2 > second {
+                        // Commutes with a pair of the first order, unless it bears off (from2 <= second).
+                        two_found |= destination(&q, from2, second, q_highest).is_some();
                         continue;
                     }
                     if let Some(to2) = destination(&q, from2, second, q_highest) {
