@@ -88,6 +88,8 @@ def test_malformed_ids_raise_clear_errors(text, fragment):
         ([1] + [0] * 25, "their bar"),
         ([0, 16] + [0] * 24, "-15..=15"),
         ([0, 10, 10] + [0] * 23, "at most 15"),
+        ([0, 2**80] + [0] * 24, "entry 1"),
+        ([0, "x"] + [0] * 24, "entry 1"),
     ],
 )
 def test_bad_boards_raise(board, fragment):
@@ -103,7 +105,7 @@ def test_errors_are_value_errors():
         Position.from_xgid("XGID=nonsense")
 
 
-@pytest.mark.parametrize("d1, d2", [(0, 1), (7, 3), (-1, 2), (2**40, 1)])
+@pytest.mark.parametrize("d1, d2", [(0, 1), (7, 3), (-1, 2), (2**40, 1), (2**80, 1), (3.5, 1), ("3", 1)])
 def test_bad_dice_raise(d1, d2):
     with pytest.raises(InvalidDiceError, match="1..6"):
         Position.initial().legal_plays(d1, d2)

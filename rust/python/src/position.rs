@@ -5,12 +5,26 @@ use gammon_engine::{Dice, Play as EnginePlay, Position as EnginePosition};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-/// Dice from two Python ints, refusing anything outside 1..6 with a clear message.
-pub fn dice(d1: i64, d2: i64) -> PyResult<Dice> {
-    let die = |d: i64| u8::try_from(d).unwrap_or(0);
+/// Dice from two Python ints, refusing anything outside 1..6 (however large) with a clear message.
+pub fn dice(d1: &Bound<'_, PyAny>, d2: &Bound<'_, PyAny>) -> PyResult<Dice> {
+    let die = |d: &Bound<'_, PyAny>| d.extract::<u8>().unwrap_or(0);
     Dice::new(die(d1), die(d2)).map_err(|_| {
-        crate::errors::InvalidDiceError::new_err(format!("dice must be in 1..6, got ({d1}, {d2})"))
+        crate::errors::InvalidDiceError::new_err(format!("dice must be ints in 1..6, got ({d1}, {d2})"))
     })
+}
+
+/// A list of ints for a board; values that do not fit an i64 are reported as out of range.
+fn board_values(board: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
+    let mut values = Vec::with_capacity(26);
+    for (i, item) in board.try_iter()?.enumerate() {
+        let item = item?;
+        values.push(item.extract::<i64>().map_err(|_| {
+            crate::errors::InvalidPositionError::new_err(format!(
+                "entry {i} of the board is {item}; it must be an int in -15..=15"
+            ))
+        })?);
+    }
+    Ok(values)
 }
 
 /// A backgammon position seen from the player on roll.
@@ -42,8 +56,8 @@ impl Position {
 
     /// A position from 26 ints laid out as `to_list()`.
     #[staticmethod]
-    fn from_list(board: Vec<i64>) -> PyResult<Position> {
-        Ok(Position { inner: EnginePosition::from_slice(&board).py_err()? })
+    fn from_list(board: &Bound<'_, PyAny>) -> PyResult<Position> {
+        Ok(Position { inner: EnginePosition::from_slice(&board_values(board)?).py_err()? })
     }
 
     /// The GNU Backgammon Position ID.
@@ -88,14 +102,19 @@ impl Position {
     }
 
     /// The legal plays of a roll, one per distinct resulting position.
-    fn legal_plays(&self, py: Python<'_>, d1: i64, d2: i64) -> PyResult<Vec<Play>> {
+    fn legal_plays(
+        &self,
+        py: Python<'_>,
+        d1: &Bound<'_, PyAny>,
+        d2: &Bound<'_, PyAny>,
+    ) -> PyResult<Vec<Play>> {
         let dice = dice(d1, d2)?;
         let plays = py.allow_threads(|| self.inner.legal_plays(dice));
         Ok(plays.into_iter().map(|inner| Play { inner }).collect())
     }
 
     /// The legal play that `text` names in standard notation.
-    fn parse_play(&self, d1: i64, d2: i64, text: &str) -> PyResult<Play> {
+    fn parse_play(&self, d1: &Bound<'_, PyAny>, d2: &Bound<'_, PyAny>, text: &str) -> PyResult<Play> {
         Ok(Play { inner: self.inner.parse_play(dice(d1, d2)?, text).py_err()? })
     }
 
