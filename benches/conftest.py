@@ -1,23 +1,13 @@
-"""Benchmark inputs: the shared benchmark position sets with all 21 rolls."""
+"""Benchmark fixtures: each position set with one row per (position, roll)."""
 
 from __future__ import annotations
-
-import csv
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from gammon import Position
 
-ROOT = Path(__file__).resolve().parents[1]
-SETS = ROOT.parent / "shared" / "data" / "positions"
-ROLLS = [(d, d) for d in range(1, 7)] + [(a, b) for a in range(2, 7) for b in range(1, a)]
-
-
-def gnubg_count(name: str) -> int:
-    with open(ROOT / "tests" / "fixtures" / "benchmark_counts.csv", newline="") as f:
-        return next(int(r["plays"]) for r in csv.DictReader(f) if r["set"] == name)
+from bench_data import ROLLS, SETS
 
 
 @pytest.fixture(scope="session", params=["contact", "race"])

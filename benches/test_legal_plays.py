@@ -11,7 +11,7 @@ import time
 
 from gammon import _core, legal_plays_batch
 
-from conftest import ROLLS, gnubg_count
+from bench_data import ROLLS, gnubg_count
 
 
 def best_seconds(fn, repeat: int = 5) -> float:

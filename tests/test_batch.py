@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from gammon import GammonError, InvalidDiceError, InvalidPositionError, Position, legal_plays_batch
 
-from conftest import positions
+from support import positions
 
 
 def expected(ps, rolls):

@@ -17,7 +17,7 @@ from gammon import (
     Position,
 )
 
-from conftest import dice, positions, read_fixture
+from support import dice, positions, read_fixture
 
 
 def test_initial_position_matches_the_rules():
