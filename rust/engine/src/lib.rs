@@ -12,6 +12,7 @@
 //! assert_eq!(best.position.swapped().pips(), (167, 163));
 //! ```
 
+pub mod battlegammon;
 pub mod board;
 pub mod dice;
 pub mod error;
