@@ -15,6 +15,7 @@
 pub mod battlegammon;
 pub mod board;
 pub mod dice;
+pub mod duel;
 pub mod error;
 pub mod formats;
 pub mod moves;

@@ -1,6 +1,7 @@
 //! Tests of the Battlegammon rules. Expected plays are worked out by hand from the rules document
 //! in the comments next to each position; positions are written field by field.
 
+mod bots;
 mod game;
 mod ids;
 mod options;
