@@ -19,7 +19,11 @@ const CELL: usize = 6;
 /// ```
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "{} to move   (fields 1-12 White's colour, 13-24 Black's)", self.turn())?;
+        writeln!(
+            f,
+            "{} to move   (stacks bottom to top; fields 1-12 White's colour, 13-24 Black's)",
+            self.turn()
+        )?;
         let top: Vec<u8> = (1..=8).rev().collect();
         let middle: Vec<u8> = (9..=16).collect();
         let bottom: Vec<u8> = (18..=FIELDS).rev().collect();
