@@ -1,7 +1,10 @@
 //! gammon-engine: backgammon rules, legal plays and interchange formats in pure Rust.
 //!
-//! Everything is seen from the player on roll: a [`Position`] is "our" board, we move from 24 to 1,
-//! and [`Position::swapped`] hands the turn to the other side.
+//! The second game, Battlegammon, lives in [`battlegammon`]; [`duel`] pits policies of either
+//! game against each other on mirrored dice.
+//!
+//! Everything in backgammon is seen from the player on roll: a [`Position`] is "our" board, we
+//! move from 24 to 1, and [`Position::swapped`] hands the turn to the other side.
 //!
 //! ```
 //! use gammon_engine::{Dice, Position};
@@ -12,8 +15,10 @@
 //! assert_eq!(best.position.swapped().pips(), (167, 163));
 //! ```
 
+pub mod battlegammon;
 pub mod board;
 pub mod dice;
+pub mod duel;
 pub mod error;
 pub mod formats;
 pub mod moves;
