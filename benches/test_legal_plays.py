@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from gammon import _core, legal_plays_batch
 
 from bench_data import ROLLS, gnubg_count
@@ -50,3 +52,29 @@ def test_per_position_path(benchmark, position_set):
 
     count = benchmark(run)
     assert count > len(sample) * len(ROLLS) // 2
+
+
+def test_against_gnubg_move_generator(position_set):
+    """GNU Backgammon's generator (PyPI ``gnubg-nn``, if installed) on the same work, both called
+    once per (position, roll) from Python, so the per-call overhead is alike."""
+    gnubg_nn = pytest.importorskip("gnubg_nn")
+    name, positions, _, _ = position_set
+    sample = positions[:300]
+    boards = [_gnubg_board(p.to_list()) for p in sample]
+
+    def ours() -> int:
+        return sum(len(p.legal_plays(d1, d2)) for p in sample for d1, d2 in ROLLS)
+
+    def gnubg() -> int:
+        return sum(max(1, len(gnubg_nn.moves(b, d1, d2, 1))) for b in boards for d1, d2 in ROLLS)
+
+    assert ours() == gnubg()
+    t_ours, t_gnubg = best_seconds(ours, 3), best_seconds(gnubg, 3)
+    print(f"\n{name}: per-call from Python, gammon {t_gnubg / t_ours:.2f}x GNU Backgammon's speed")
+
+
+def _gnubg_board(board: list[int]) -> list[list[int]]:
+    """gnubg's two 25-slot lists (opponent first), each in its owner's numbering, bar last."""
+    ours = [max(board[i], 0) for i in range(1, 25)] + [board[25]]
+    theirs = [max(-board[25 - i], 0) for i in range(1, 25)] + [-board[0]]
+    return [theirs, ours]
