@@ -280,3 +280,67 @@ fn crawford_and_dead_cubes_in_match_play() {
     g.take().unwrap();
     assert_eq!(g.cube_value(), 2);
 }
+
+/// formats.md §3: XGIDs and the GNU IDs gnubg's XGID importer makes of them (bottom = player 1).
+const XGID_VECTORS: [(&str, &str); 8] = [
+    ("XGID=-b----E-C---eE---c-e----B-:0:0:1:53:1:2:1:3:10", "4HPwATDgc/ABMA:8IluACAACAAE"),
+    ("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10", "4HPwATDgc/ABMA:cAkAAAAAAAAE"),
+    ("XGID=-bb---D-C---dD---c-d---BB-:0:0:1:00:0:0:0:0:10", "4Dl4ADbgOXgANg:cAkAAAAAAAAE"),
+    ("XGID=-a----E-CAA-fC---c-e----B-:0:0:1:44:0:0:3:0:10", "4HPwAyDgc8UBMA:cAkSAAAAAAAA"),
+    ("XGID=---BBBBBA----B--a-a-Bbcce-:0:0:1:00:0:0:3:0:10", "391IAABs24IBAw:cAkAAAAAAAAA"),
+    ("XGID=------EBC-b-eC---b-dbB----:0:0:1:63:4:3:0:11:10", "sGfwGQDg28EBBg:cAlvATAAIAAE"),
+    ("XGID=-b---AD-CA--dD---bbe----B-:0:0:-1:31:0:4:0:7:10", "0HPhATDg2+ABMA:MIHlAEAAAAAE"),
+    ("XGID=--a---------b--A-A------A-:0:0:1:00:0:0:0:0:10", "ADAAAQAkIAAAAA:cAkAAAAAAAAE"),
+];
+
+#[test]
+fn xgid_vectors_give_gnubg_ids_and_round_trip() {
+    for (xgid, gnu) in XGID_VECTORS {
+        let g = Game::from_xgid(xgid, Some(0)).unwrap();
+        assert_eq!(g.gnubg_id(), gnu, "{xgid}");
+        assert_eq!(g.xgid(), xgid, "{xgid} round trip");
+        let h = Game::from_gnubg_id(gnu, Some(0)).unwrap();
+        assert_eq!(h.gnubg_id(), gnu);
+        // Neither the MC field nor the beaver option (CJ bit 2) is in a GNU ID; everything else is.
+        let mut want: Vec<&str> = xgid.split(':').collect();
+        let ours_text = h.xgid();
+        let mut ours: Vec<&str> = ours_text.split(':').collect();
+        want[7] = if want[8] == "0" && want[7] == "3" { "1" } else { want[7] };
+        want.pop();
+        ours.pop();
+        assert_eq!(ours, want, "{gnu}");
+    }
+}
+
+#[test]
+fn pending_doubles_and_beavers_in_ids() {
+    let rules = CubeRules::new(false, true, 64).unwrap();
+    let mut g = setup(Position::initial(), 0, rules, MatchContext::default());
+    g.double().unwrap();
+    // formats.md §2.2 `MBngAAAAAAAA` is player 0's double in a 7-point match; here money play.
+    let m = g.match_id_fields();
+    assert_eq!((m.doubled, m.on_roll, m.to_act, m.cube_value), (true, 0, 1, 1));
+    assert!(g.xgid().contains(":0:0:-1:D:"), "{}", g.xgid());
+    let back = Game::from_gnubg_id(&g.gnubg_id(), Some(0)).unwrap();
+    assert_eq!((back.phase(), back.to_act()), (Phase::Doubled, Some(1)));
+    let back = Game::from_xgid(&g.xgid(), Some(0)).unwrap();
+    assert_eq!((back.phase(), back.to_act()), (Phase::Doubled, Some(1)));
+    g.beaver().unwrap();
+    for back in
+        [Game::from_gnubg_id(&g.gnubg_id(), Some(0)).unwrap(), Game::from_xgid(&g.xgid(), Some(0)).unwrap()]
+    {
+        assert_eq!(
+            (back.phase(), back.to_act(), back.cube_value(), back.cube_owner()),
+            (Phase::Beavered, Some(0), 2, Some(1))
+        );
+    }
+    // A pending resignation survives a GNU ID (formats.md §2.2 `AUkAAAAAAAAA` has one).
+    let mut g = money(Position::initial(), 0);
+    g.resign(ResultKind::Gammon).unwrap();
+    let back = Game::from_gnubg_id(&g.gnubg_id(), Some(0)).unwrap();
+    assert_eq!(back.resignation(), Some((0, ResultKind::Gammon)));
+    assert_eq!(back.match_id(), g.match_id());
+    for bad in ["", "4HPwATDgc/ABMA", "4HPwATDgc/ABMA:cAkAAAAAAAA", "AAAAAAAAAAAAAA:cAkAAAAAAAAA"] {
+        assert!(Game::from_gnubg_id(bad, None).is_err(), "{bad}");
+    }
+}
