@@ -61,6 +61,8 @@ def main():
                   "set jacoby off", "set seed %d" % seed, "new match %d" % length):
             gnubg.command(c)
         path = os.path.join(DIR, name)
+        if os.path.exists(path):
+            os.remove(path)  # gnubg will not overwrite a file without asking
         gnubg.command("export match mat %s" % path)
         records(name, rows)
     for c in ("set player 0 human", "set player 1 human"):

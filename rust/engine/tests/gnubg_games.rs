@@ -5,79 +5,11 @@
 //! Players carry gnubg's labels (0 and 1) throughout, so Match IDs are compared field by field
 //! with the dice as an unordered pair (gnubg keeps the order thrown, we write the larger first).
 
-use gammon_engine::formats::match_id::{self, MatchIdFields};
-use gammon_engine::{CubeRules, Match, ResultKind};
+mod common;
 
-fn fixture(name: &str) -> String {
-    let path = format!("{}/../../tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
-}
-
-fn normalised(mut m: MatchIdFields) -> MatchIdFields {
-    m.dice = m.dice.map(|(a, b)| (a.max(b), a.min(b)));
-    m
-}
-
-struct Row {
-    session: u32,
-    length: u32,
-    action: String,
-    position_id: String,
-    match_id: String,
-}
-
-fn rows() -> Vec<Row> {
-    fixture("games/gnubg_games.csv")
-        .lines()
-        .skip(1)
-        .filter(|l| !l.is_empty())
-        .map(|l| {
-            let c: Vec<&str> = l.split(',').collect();
-            Row {
-                session: c[0].parse().unwrap(),
-                length: c[1].parse().unwrap(),
-                action: c[3].to_string(),
-                position_id: c[4].to_string(),
-                match_id: c[5].to_string(),
-            }
-        })
-        .collect()
-}
-
-/// Applies one fixture action; `Ok(false)` for the bookkeeping `end` rows.
-fn act(m: &mut Match, action: &str) -> gammon_engine::Result<bool> {
-    let (verb, rest) = action.split_once(' ').unwrap_or((action, ""));
-    let nums: Vec<u32> = rest.split_whitespace().filter_map(|t| t.parse().ok()).collect();
-    let g = m.game_mut();
-    match verb {
-        "opening" => {
-            if g.is_over() {
-                m.next_game()?;
-            }
-            m.game_mut().set_dice(nums[0] as u8, nums[1] as u8)?;
-        }
-        "roll" => {
-            g.set_dice(nums[0] as u8, nums[1] as u8)?;
-        }
-        "move" => {
-            g.play_text(rest)?;
-        }
-        "double" => g.double()?,
-        "take" => g.take()?,
-        "drop" => g.drop_double()?,
-        "beaver" => g.beaver()?,
-        "resign" => g.resign(ResultKind::from_multiplier(nums[0]).unwrap())?,
-        "accept" => g.accept_resignation()?,
-        "reject" => g.reject_resignation()?,
-        "end" => {
-            let r = g.result().expect("gnubg says the game is over");
-            assert_eq!((r.winner as u32, r.points), (nums[0], nums[1]), "game result");
-            return Ok(false);
-        }
-        _ => panic!("unknown fixture action {action:?}"),
-    }
-    Ok(true)
-}
+use common::{act, new_match, normalised, rows};
+use gammon_engine::formats::match_id;
+use gammon_engine::Match;
 
 #[test]
 fn replayed_games_reach_gnubg_ids() {
@@ -89,10 +21,7 @@ fn replayed_games_reach_gnubg_ids() {
     for (i, row) in rows.iter().enumerate() {
         let new_session = i == 0 || rows[i - 1].session != row.session;
         if new_session {
-            let fields = match_id::decode(&row.match_id).unwrap();
-            // gnubg was set to allow one beaver in money play and writes its Jacoby setting in bit 66.
-            let rules = CubeRules::new(fields.jacoby, true, 4096).unwrap();
-            m = Some(Match::with_rules(row.length, Some(1), rules).unwrap());
+            m = Some(new_match(row));
             prev_id.clear();
         }
         let m = m.as_mut().unwrap();
