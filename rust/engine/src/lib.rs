@@ -17,15 +17,23 @@
 
 pub mod battlegammon;
 pub mod board;
+pub mod cube;
 pub mod dice;
 pub mod duel;
 pub mod error;
 pub mod formats;
+pub mod game;
+pub mod match_play;
+pub mod met;
 pub mod moves;
 
 pub use board::Position;
+pub use cube::{Cube, CubeRules};
 pub use dice::{Dice, DiceStream, ALL_ROLLS};
 pub use error::{Error, Result};
+pub use game::{Action, EndReason, Game, GameResult, MatchContext, Phase, ResultKind};
+pub use match_play::Match;
+pub use met::MatchEquityTable;
 pub use moves::{legal_plays, legal_plays_into, Move, Play, PlayGenerator};
 
 impl Position {
