@@ -6,7 +6,7 @@ use crate::position::dice;
 use gammon_engine::battlegammon::{Game, Position};
 use gammon_engine::Dice;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyDict, PyString, PyTuple};
 
 /// One game from the setup (or a given position) to a win or a draw.
 #[pyclass(name = "Game", module = "gammon.battlegammon")]
@@ -59,10 +59,17 @@ impl BgGame {
     #[pyo3(signature = (dice=None))]
     fn roll(&mut self, dice: Option<&Bound<'_, PyAny>>) -> PyResult<(u8, u8)> {
         let Some(given) = dice else { return Ok(dice_tuple(self.inner.roll().py_err()?)) };
-        let pair = given
-            .extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>()
-            .map_err(|_| InvalidDiceError::new_err(format!("dice are a pair of ints 1..6; got {given}")))?;
-        let roll = self::dice(&pair.0, &pair.1)?;
+        let items: Vec<Bound<'_, PyAny>> = match given.is_instance_of::<PyString>() {
+            true => Vec::new(),
+            false => given.try_iter().and_then(|it| it.collect()).unwrap_or_default(),
+        };
+        let [d1, d2] = &items[..] else {
+            return Err(InvalidDiceError::new_err(format!(
+                "dice are a pair of ints 1..6; got {}",
+                given.repr()?
+            )));
+        };
+        let roll = self::dice(d1, d2)?;
         self.inner.set_dice(roll).py_err()?;
         Ok(dice_tuple(roll))
     }
