@@ -324,6 +324,10 @@ def test_bad_sides_and_lists_raise():
         Position.from_list(Position.initial().to_list(), "red")
     with pytest.raises(InvalidPositionError, match="24 fields"):
         Position.from_list(["w"] * 10, "white")
+    with pytest.raises(InvalidPositionError, match="field 3"):
+        Position.from_list(["", "", 5] + [""] * 21, "white")
+    with pytest.raises(InvalidPositionError, match="list of 24 strings"):
+        Position.from_list("wwwww", "white")
 
 
 @pytest.mark.parametrize("d1, d2", [(0, 3), (7, 1), (3, -1), (2**70, 1), ("a", 1), (None, 2)])

@@ -1,10 +1,29 @@
 //! The Battlegammon `Position` and `Play`.
 
-use crate::errors::IntoPy;
+use crate::errors::{IntoPy, InvalidPositionError};
 use crate::position::dice;
 use gammon_engine::battlegammon::{Play, Position};
 use pyo3::prelude::*;
-use pyo3::types::{PyTuple, PyType};
+use pyo3::types::{PyString, PyTuple, PyType};
+
+/// The strings of a list of fields, refusing anything else with the entry that is wrong.
+fn field_texts(fields: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    let bad = |what: String| {
+        InvalidPositionError::new_err(format!("a position is a list of 24 strings of w/b tokens; {what}"))
+    };
+    let shown = fields.repr()?;
+    if fields.is_instance_of::<PyString>() {
+        return Err(bad(format!("got the string {shown}")));
+    }
+    let items = fields.try_iter().map_err(|_| bad(format!("got {shown}")))?;
+    items
+        .enumerate()
+        .map(|(k, item)| {
+            let item = item?;
+            item.extract::<String>().map_err(|_| bad(format!("entry {k} (field {}) is {item}", k + 1)))
+        })
+        .collect()
+}
 
 /// A Battlegammon position: the tokens on the 24 fields and the side to move.
 #[pyclass(name = "Position", module = "gammon.battlegammon", frozen, eq, hash)]
@@ -30,8 +49,8 @@ impl BgPosition {
 
     /// A position from 24 strings laid out as `to_list()` and the side to move.
     #[staticmethod]
-    fn from_list(fields: Vec<String>, turn: &str) -> PyResult<BgPosition> {
-        Ok(BgPosition { inner: Position::from_list(&fields, super::side(turn)?).py_err()? })
+    fn from_list(fields: &Bound<'_, PyAny>, turn: &str) -> PyResult<BgPosition> {
+        Ok(BgPosition { inner: Position::from_list(&field_texts(fields)?, super::side(turn)?).py_err()? })
     }
 
     /// The side to move: `"white"` or `"black"`.
