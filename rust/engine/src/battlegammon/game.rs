@@ -197,7 +197,9 @@ impl Game {
         let dice = self.check_can_play()?;
         let moves: Vec<Move> = moves.iter().map(|&(from, to)| Move { from, to }).collect();
         let play = find_play(&self.position, dice, &self.rules, &moves).ok_or_else(|| {
-            Error::IllegalPlay(format!("the moves {moves:?} are not a legal play of {} here", dice.to_text()))
+            let text: Vec<String> = moves.iter().map(|m| format!("{}/{}", m.from, m.to)).collect();
+            let text = if text.is_empty() { "pass".to_string() } else { text.join(" ") };
+            Error::IllegalPlay(format!("{text} is not a legal play of {} here", dice.to_text()))
         })?;
         self.commit(dice, play);
         Ok(())
