@@ -1,11 +1,15 @@
 //! gammon-engine: backgammon rules, legal plays, interchange formats and rollouts in pure Rust.
 //!
-//! Modules: [`board`] (positions), [`dice`], [`moves`] (legal plays), [`formats`] (Position ID,
-//! XGID, notation), [`eval`] (evaluators and policies, pubeval), [`rollout`] (the rollout
-//! simulator) over the [`dice_game::DiceGame`] interface.
+//! Modules: [`board`] (positions), [`dice`], [`moves`] (legal plays), [`game`], [`cube`],
+//! [`match_play`] and [`met`] (games and matches), [`formats`] (Position ID, XGID, notation),
+//! [`eval`] (evaluators and policies, pubeval) and [`rollout`] (the rollout simulator, over the
+//! [`dice_game::DiceGame`] interface).
 //!
-//! Everything is seen from the player on roll: a [`Position`] is "our" board, we move from 24 to 1,
-//! and [`Position::swapped`] hands the turn to the other side.
+//! The second game, Battlegammon, lives in [`battlegammon`]; [`duel`] pits policies of either
+//! game against each other on mirrored dice.
+//!
+//! Everything in backgammon is seen from the player on roll: a [`Position`] is "our" board, we
+//! move from 24 to 1, and [`Position::swapped`] hands the turn to the other side.
 //!
 //! ```
 //! use gammon_engine::{Dice, Position};
@@ -16,19 +20,29 @@
 //! assert_eq!(best.position.swapped().pips(), (167, 163));
 //! ```
 
+pub mod battlegammon;
 pub mod board;
+pub mod cube;
 pub mod dice;
 pub mod dice_game;
+pub mod duel;
 pub mod error;
 pub mod eval;
 pub mod formats;
+pub mod game;
+pub mod match_play;
+pub mod met;
 pub mod moves;
 pub mod rollout;
 
 pub use board::Position;
+pub use cube::{Cube, CubeRules};
 pub use dice::{Dice, DiceStream, ALL_ROLLS};
 pub use dice_game::{Backgammon, DiceGame};
 pub use error::{Error, Result};
+pub use game::{Action, EndReason, Game, GameResult, MatchContext, Phase, ResultKind};
+pub use match_play::Match;
+pub use met::MatchEquityTable;
 pub use moves::{legal_plays, legal_plays_into, Move, Play, PlayGenerator};
 
 impl Position {

@@ -269,6 +269,10 @@ fn found_larger_first(
     to_a: usize,
     from_b: usize,
 ) -> bool {
+    // Two checkers clear of the bar and the tray commute: a quick answer for most pairs.
+    if from_b != to_a && from_a != BAR && from_b != BAR && to_a != OFF && from_b > high {
+        return true;
+    }
     // Two checkers: the final position does not depend on the order (a blot on either landing
     // point is hit whichever lands first).
     if p.at(from_b) > 0 {

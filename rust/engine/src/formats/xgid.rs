@@ -22,6 +22,9 @@ pub struct Xgid {
     pub dice: Option<(u8, u8)>,
     /// The player in T has doubled and the other must take or drop (`D`).
     pub doubled: bool,
+    /// The player in T doubled and the other beavered; T must take or drop (`B`, written by
+    /// eXtreme Gammon; GNU Backgammon does not read it). The cube fields show the beavered cube.
+    pub beavered: bool,
     /// Score of the bottom player.
     pub score_bottom: u32,
     /// Score of the top player.
@@ -105,6 +108,7 @@ pub fn decode(text: &str) -> Result<Xgid> {
             turn: 1,
             dice: None,
             doubled: false,
+            beavered: false,
             score_bottom: 0,
             score_top: 0,
             crawford_jacoby: 0,
@@ -130,14 +134,15 @@ pub fn decode(text: &str) -> Result<Xgid> {
     if turn != 1 && turn != -1 {
         return Err(bad(format!("turn {turn} must be 1 or -1")));
     }
-    let (dice, doubled) = match fields[4] {
-        "00" => (None, false),
-        "D" => (None, true),
+    let (dice, doubled, beavered) = match fields[4] {
+        "00" => (None, false, false),
+        "D" => (None, true, false),
+        "B" => (None, false, true),
         d if d.len() == 2 && d.chars().all(|c| ('1'..='6').contains(&c)) => {
             let b = d.as_bytes();
-            (Some((b[0] - b'0', b[1] - b'0')), false)
+            (Some((b[0] - b'0', b[1] - b'0')), false, false)
         }
-        d => return Err(bad(format!("dice field {d:?} must be 00, D or two digits 1-6"))),
+        d => return Err(bad(format!("dice field {d:?} must be 00, D, B or two digits 1-6"))),
     };
     let score_bottom = num(5, "bottom score")?;
     let score_top = num(6, "top score")?;
@@ -169,6 +174,7 @@ pub fn decode(text: &str) -> Result<Xgid> {
         turn: turn as i8,
         dice,
         doubled,
+        beavered,
         score_bottom: score_bottom as u32,
         score_top: score_top as u32,
         crawford_jacoby: crawford_jacoby as u8,

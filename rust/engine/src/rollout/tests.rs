@@ -15,7 +15,8 @@ fn check_invariants(r: &RolloutResult) {
         assert!((0.0..=1.0).contains(&x), "{r:?}");
     }
     assert!(p.win >= p.win_gammon && p.win_gammon >= p.win_backgammon, "{r:?}");
-    assert!(1.0 - p.win >= p.lose_gammon && p.lose_gammon >= p.lose_backgammon, "{r:?}");
+    // Means of the same trials: 1 - win may round just below lose_gammon when every loss is one.
+    assert!(1.0 - p.win >= p.lose_gammon - 1e-12 && p.lose_gammon >= p.lose_backgammon, "{r:?}");
     assert!((p.equity() - r.equity).abs() < 1e-9, "{r:?}");
     assert!(r.equity_std_error >= 0.0 && r.std_errors.to_array().iter().all(|&e| e >= 0.0));
 }

@@ -1,0 +1,64 @@
+use super::*;
+use crate::game::Phase;
+
+/// A fragment in GNU Backgammon's export layout (from its `.mat` writer's format).
+const GNUBG_STYLE: &str = "\
+; [EventDate \"2024.05.01\"]
+
+ 3 point match
+
+ Game 1
+ Alice : 0                      Bob : 0
+  1)                             31: 8/5 6/5
+  2) 62: 24/18 13/11              Doubles => 2
+  3)  Drops                      Wins 1 point
+
+ Game 2
+ Alice : 0                      Bob : 1
+  1) 43: 24/20 13/10              Doubles => 2
+  2)  Takes                      66: 24/18 24/18 13/7 13/7
+";
+
+#[test]
+fn reads_columns_cube_actions_and_scores() {
+    let m = read(GNUBG_STYLE).unwrap();
+    assert_eq!((m.length(), m.games().len(), m.score()), (3, 2, [0, 1]));
+    assert_eq!(m.names(), &["Alice".to_string(), "Bob".to_string()]);
+    let g1 = &m.games()[0];
+    assert_eq!((g1.winner(), g1.points()), (Some(1), 1));
+    assert_eq!(g1.history()[0], Action::OpeningRoll { die0: 1, die1: 3 });
+    let g2 = m.game();
+    assert_eq!((g2.cube_value(), g2.cube_owner(), g2.turn()), (2, Some(0), Some(0)));
+    assert_eq!(g2.phase(), Phase::Rolling);
+}
+
+#[test]
+fn writes_what_it_reads() {
+    // A roll written as unplayable must really be unplayable.
+    let text = GNUBG_STYLE.replace("66: 24/18 24/18 13/7 13/7", "66:");
+    assert!(read(&text).unwrap_err().to_string().contains("line 14"));
+    let text = GNUBG_STYLE;
+    let m = read(text).unwrap();
+    let written = write(&m).unwrap();
+    let again = read(&written).unwrap();
+    assert_eq!(m.games().len(), again.games().len());
+    for (a, b) in m.games().iter().zip(again.games()) {
+        assert_eq!(a.history(), b.history());
+    }
+    assert!(written.contains("  3)  Drops                      Wins 1 point\n"), "{written}");
+}
+
+#[test]
+fn refuses_broken_files() {
+    for (text, why) in [
+        ("", "no \"N point match\""),
+        (" 3 point match\n", "no games"),
+        (" 3 point match\n Game 1\n A : 0   B : 0\n  1) 31: 24/18\n", "line 4"),
+        (" 3 point match\n Game 1\n A : 0   B : 2\n", "starts at 0-2"),
+        (" 3 point match\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5   42: 8/4 6/4\n  2)  Takes\n", "line 5"),
+        (" 3 point match\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5\n Game 2\n", "cannot start game 2"),
+    ] {
+        let e = read(text).unwrap_err().to_string();
+        assert!(e.contains(why), "{text:?}: {e}");
+    }
+}

@@ -1,0 +1,52 @@
+//! `gammon.battlegammon` for Python: `Position`, `Play`, `Game` and `Bot` of the engine's
+//! Battlegammon, registered on `_core` as `BattlegammonPosition`, `BattlegammonPlay`, ... and
+//! re-exported under their plain names by `python/gammon/battlegammon.py`.
+
+use crate::errors::{GammonError, InvalidPositionError};
+use gammon_engine::battlegammon::{Rules, Side};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+mod bot;
+mod game;
+mod position;
+
+pub use position::{BgPlay, BgPosition};
+
+/// The side named `name` (`"white"`/`"black"`).
+fn side(name: &str) -> PyResult<Side> {
+    Side::from_name(name).ok_or_else(|| {
+        InvalidPositionError::new_err(format!("a side is \"white\" or \"black\"; got {name:?}"))
+    })
+}
+
+/// The options in `rule_options` applied over the default rules through `Rules::set`.
+fn rules(rule_options: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
+    let mut rules = Rules::default();
+    for (name, value) in rule_options.into_iter().flat_map(|d| d.iter()) {
+        let name: String = name.extract()?;
+        let value: i64 = value.extract().map_err(|_| {
+            GammonError::new_err(format!("rule option {name} takes a bool or an int; got {value}"))
+        })?;
+        rules.set(&name, value).map_err(crate::errors::to_py)?;
+    }
+    Ok(rules)
+}
+
+/// The rules as a dict of the option names `Game(**rule_options)` takes.
+fn rules_dict<'py>(py: Python<'py>, rules: &Rules) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("maximize_dice", rules.maximize_dice)?;
+    d.set_item("count_distinct_fields", rules.count_distinct_fields)?;
+    d.set_item("turn_cap", rules.turn_cap)?;
+    Ok(d)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("BattlegammonPosition", py.get_type::<BgPosition>())?;
+    m.add("BattlegammonPlay", py.get_type::<BgPlay>())?;
+    m.add("BattlegammonGame", py.get_type::<game::BgGame>())?;
+    m.add("BattlegammonBot", py.get_type::<bot::BgBot>())?;
+    Ok(())
+}
