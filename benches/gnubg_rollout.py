@@ -61,9 +61,9 @@ def find_gnubg():
 
 def commands(args, with_rollout):
     lines = [
-        "set threads %d" % args.threads,
-        "set rollout trials %d" % args.trials,
-        "set rollout seed %d" % args.seed,
+        f"set threads {args.threads}",
+        f"set rollout trials {args.trials}",
+        f"set rollout seed {args.seed}",
         "set rollout cubeful off",
         "set rollout chequerplay plies 0",
         "set rollout chequerplay cubeful off",
@@ -73,7 +73,7 @@ def commands(args, with_rollout):
         "set rollout bearofftruncation exact off",
         "set rollout bearofftruncation onesided off",
         "set rollout later enable off",
-        "set rollout initial %s" % ("on" if args.opening else "off"),
+        f"set rollout initial {'on' if args.opening else 'off'}",
         "set player 0 human",
         "set player 1 human",
         "new game",
@@ -89,14 +89,15 @@ def run_gnubg(gnubg, args, with_rollout):
         f.write(commands(args, with_rollout))
         path = f.name
     try:
-        inner = "%s -t -q < %s" % (gnubg, path)
+        inner = f"{gnubg} -t -q < {path}"
         if shutil.which("script"):
             cmd = ["script", "-qec", inner, "/dev/null"]
         else:
             cmd = ["sh", "-c", inner]
         start = time.perf_counter()
-        out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             stdin=subprocess.DEVNULL, check=False).stdout
+        out = subprocess.run(
+            cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, check=False
+        ).stdout
         return time.perf_counter() - start, out.decode("utf-8", "replace").replace("\r", "\n")
     finally:
         os.unlink(path)
@@ -104,8 +105,9 @@ def run_gnubg(gnubg, args, with_rollout):
 
 def gnubg_result(text):
     """The last rollout table: (probabilities line, games)."""
-    probs = re.findall(r"^\s+(\d\.\d{3} \d\.\d{3} \d\.\d{3} - \d\.\d{3} \d\.\d{3} \d\.\d{3} CL [+-]\d\.\d{3})",
-                       text, re.M)
+    probs = re.findall(
+        r"^\s+(\d\.\d{3} \d\.\d{3} \d\.\d{3} - \d\.\d{3} \d\.\d{3} \d\.\d{3} CL [+-]\d\.\d{3})", text, re.M
+    )
     games = re.findall(r"^(\d+) games,", text, re.M)
     return (probs[-1] if probs else None, int(games[-1]) if games else None)
 
@@ -113,8 +115,13 @@ def gnubg_result(text):
 def ours(args):
     env = dict(os.environ, ROLLOUT_BENCH_TRIALS=str(args.trials))
     env.setdefault("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
-    out = subprocess.run(["cargo", "bench", "-q", "-p", "gammon-engine", "--bench", "rollout"],
-                         cwd=ROOT, env=env, stdout=subprocess.PIPE, check=True).stdout.decode()
+    out = subprocess.run(
+        ["cargo", "bench", "-q", "-p", "gammon-engine", "--bench", "rollout"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        check=True,
+    ).stdout.decode()
     rates = {}
     for line in out.splitlines():
         cols = line.split()
@@ -142,20 +149,22 @@ def main():
     games = games or args.trials
     seconds = max(total - startup, 1e-9)
     gnubg_rate = games / seconds
-    print("machine: %d cores" % os.cpu_count())
-    print("gnubg 0-ply cubeless rollout of the %s, %d games, %d threads: %.2f s (start-up %.2f s "
-          "excluded), %.0f games/s" % ("opening" if args.opening else "starting position",
-                                         games, args.threads, seconds, startup, gnubg_rate))
+    print(f"machine: {os.cpu_count()} cores")
+    what = "opening" if args.opening else "starting position"
+    print(
+        f"gnubg 0-ply cubeless rollout of the {what}, {games} games, {args.threads} threads: "
+        f"{seconds:.2f} s (start-up {startup:.2f} s excluded), {gnubg_rate:.0f} games/s"
+    )
     if probs:
-        print("gnubg result (win wg wbg - lose lg lbg, cubeless equity): %s" % probs)
+        print(f"gnubg result (win wg wbg - lose lg lbg, cubeless equity): {probs}")
     if not args.no_ours:
         out, rates = ours(args)
         print(out.rstrip())
         for policy in ("pubeval", "random"):
             rate = rates.get((policy, args.threads))
             if rate:
-                print("ours (%s) / gnubg (0-ply net) at %d threads: %.1fx" % (policy, args.threads,
-                                                                          rate / gnubg_rate))
+                ratio = rate / gnubg_rate
+                print(f"ours ({policy}) / gnubg (0-ply net) at {args.threads} threads: {ratio:.1f}x")
     return 0
 
 

@@ -21,7 +21,10 @@ def table(name, doc, values):
     body = ", ".join(repr(float(v)) for v in values)
     lines = textwrap.wrap(body, 100)
     return "/// %s\n#[rustfmt::skip]\npub(crate) const %s: [f64; 122] = [\n%s\n];\n" % (
-        doc, name, "\n".join("    " + line for line in lines))
+        doc,
+        name,
+        "\n".join("    " + line for line in lines),
+    )
 
 
 def main():
@@ -36,14 +39,15 @@ def main():
         "//! Transcribed from: " + src["transcribed_from"] + ".",
         "//! Licence: " + data["license_note"],
     ]
-    header = [textwrap.fill(line, 110, subsequent_indent="//! ") if len(line) > 110 else line
-              for line in header]
+    header = [
+        textwrap.fill(line, 110, subsequent_indent="//! ") if len(line) > 110 else line for line in header
+    ]
     text = "\n".join(header) + "\n\n"
-    text += table("RACE", "Weights used when the position before the play is a race.",
-                  data["race_weights_wr"])
+    text += table(
+        "RACE", "Weights used when the position before the play is a race.", data["race_weights_wr"]
+    )
     text += "\n"
-    text += table("CONTACT", "Weights used while the sides are still in contact.",
-                  data["contact_weights_wc"])
+    text += table("CONTACT", "Weights used while the sides are still in contact.", data["contact_weights_wc"])
     with open(OUT, "w") as f:
         f.write(text)
     print("wrote", os.path.relpath(OUT, ROOT))
