@@ -40,24 +40,41 @@ def decode_match_id(mid):
         return sum(((key[(offset + b) // 8] >> ((offset + b) % 8)) & 1) << b for b in range(width))
 
     return {
-        "cube": 1 << get(0, 4), "owner": get(4, 2), "move": get(6, 1), "crawford": get(7, 1),
-        "state": get(8, 3), "turn": get(11, 1), "doubled": get(12, 1), "resign": get(13, 2),
-        "d1": get(15, 3), "d2": get(18, 3), "length": get(21, 15),
+        "cube": 1 << get(0, 4),
+        "owner": get(4, 2),
+        "move": get(6, 1),
+        "crawford": get(7, 1),
+        "state": get(8, 3),
+        "turn": get(11, 1),
+        "doubled": get(12, 1),
+        "resign": get(13, 2),
+        "d1": get(15, 3),
+        "d2": get(18, 3),
+        "length": get(21, 15),
         "score": (get(36, 15), get(51, 15)),
     }
 
 
 def run_session(index, length, jacoby, seed, rng, rows):
     cmd = gnubg.command
-    for c in ("set player 0 human", "set player 1 human", "set automatic roll off",
-              "set automatic move off", "set automatic bearoff off", "set automatic game off",
-              "set jacoby %s" % ("on" if jacoby else "off"), "set beavers 1", "set seed %d" % seed):
+    for c in (
+        "set player 0 human",
+        "set player 1 human",
+        "set automatic roll off",
+        "set automatic move off",
+        "set automatic bearoff off",
+        "set automatic game off",
+        "set jacoby %s" % ("on" if jacoby else "off"),
+        "set beavers 1",
+        "set seed %d" % seed,
+    ):
         cmd(c)
     step = [0]
 
     def record(action):
-        rows.append("%d,%d,%d,%s,%s,%s" % (index, length, step[0], action, gnubg.positionid(),
-                                           gnubg.matchid()))
+        rows.append(
+            "%d,%d,%d,%s,%s,%s" % (index, length, step[0], action, gnubg.positionid(), gnubg.matchid())
+        )
         step[0] += 1
 
     def opening():

@@ -44,12 +44,14 @@ def records(name, rows):
         for a in g["game"]:
             if a["action"] == "move":
                 player = 0 if a["player"] == "X" else 1
-                rows.append("%s,%d,play,%d,%d%d,%s,," % (name, k + 1, player, a["dice"][0],
-                                                          a["dice"][1], a["board"]))
+                rows.append(
+                    "%s,%d,play,%d,%d%d,%s,," % (name, k + 1, player, a["dice"][0], a["dice"][1], a["board"])
+                )
         info = g["info"]
         if info.get("winner"):
-            rows.append("%s,%d,game,,,,%d,%d" % (name, k + 1, 0 if info["winner"] == "X" else 1,
-                                                  info["points-won"]))
+            rows.append(
+                "%s,%d,game,,,,%d,%d" % (name, k + 1, 0 if info["winner"] == "X" else 1, info["points-won"])
+            )
     s0, s1 = score_from_match_id(gnubg.matchid())
     rows.append("%s,,score,,,,%d,%d" % (name, s0, s1))
 
@@ -57,8 +59,14 @@ def records(name, rows):
 def main():
     rows = ["file,game,kind,player,dice,position_id,winner,points"]
     for name, length, seed in SELFPLAY:
-        for c in ("set player 0 gnubg", "set player 1 gnubg", "set automatic game on",
-                  "set jacoby off", "set seed %d" % seed, "new match %d" % length):
+        for c in (
+            "set player 0 gnubg",
+            "set player 1 gnubg",
+            "set automatic game on",
+            "set jacoby off",
+            "set seed %d" % seed,
+            "new match %d" % length,
+        ):
             gnubg.command(c)
         path = os.path.join(DIR, name)
         if os.path.exists(path):
