@@ -40,3 +40,22 @@ def test_bad_input_is_a_clear_error_not_a_traceback():
 def test_help_everywhere():
     assert run("--help").returncode == 0
     assert run("plays", "--help").returncode == 0
+
+
+def test_rollout_json():
+    out = run("rollout", "--trials", "72", "--seed", "1", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["trials"] == 72 and 0 <= data["win"] <= 1
+    assert "equity" in data and "std_error" in data
+
+
+def test_rollout_table_and_plays():
+    out = run("rollout", "4HPwATDgc/ABMA", "--trials", "36", "--policy", "pubeval")
+    assert out.returncode == 0, out.stderr
+    assert "equity" in out.stdout and "36 trials" in out.stdout
+    out = run("rollout", "--plays", "65", "--trials", "36", "--json")
+    assert out.returncode == 0, out.stderr
+    assert len(json.loads(out.stdout)["plays"]) == 7
+    out = run("rollout", "--policy", "bad")
+    assert out.returncode == 2 and "policy" in out.stderr

@@ -21,9 +21,11 @@ from gammon._core import (
     InvalidPositionError,
     Play,
     Position,
+    RolloutResult,
     __version__,
 )
 from gammon.batch import legal_plays_batch
+from gammon.rollouts import merge_rollouts, rollout, rollout_plays
 
 __all__ = [
     "GammonError",
@@ -34,6 +36,10 @@ __all__ = [
     "InvalidPositionError",
     "Play",
     "Position",
+    "RolloutResult",
     "__version__",
     "legal_plays_batch",
+    "merge_rollouts",
+    "rollout",
+    "rollout_plays",
 ]

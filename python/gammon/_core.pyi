@@ -1,6 +1,6 @@
 """Type stubs of the native module ``gammon._core``."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal, final
 
 import numpy as np
@@ -19,9 +19,14 @@ __all__ = [
     "InvalidPositionError",
     "Play",
     "Position",
+    "RolloutResult",
     "__version__",
     "_count_legal_plays",
+    "_rollout_result_from_state",
     "legal_plays_batch",
+    "merge_rollouts",
+    "rollout",
+    "rollout_plays",
 ]
 __version__: str
 
@@ -161,3 +166,71 @@ class BattlegammonBot:
         self, position: BattlegammonPosition, d1: int, d2: int
     ) -> list[tuple[BattlegammonPlay, float]]: ...
     def evaluate(self, position: BattlegammonPosition) -> float: ...
+
+@final
+class RolloutResult:
+    """A rollout's cumulative probabilities, cubeless equity and standard errors."""
+
+    @property
+    def win(self) -> float: ...
+    @property
+    def win_gammon(self) -> float: ...
+    @property
+    def win_backgammon(self) -> float: ...
+    @property
+    def lose_gammon(self) -> float: ...
+    @property
+    def lose_backgammon(self) -> float: ...
+    @property
+    def equity(self) -> float: ...
+    @property
+    def std_error(self) -> float: ...
+    @property
+    def plain_std_error(self) -> float: ...
+    @property
+    def std_errors(self) -> dict[str, float]: ...
+    @property
+    def trials(self) -> int: ...
+    @property
+    def first_trial(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def cancelled(self) -> bool: ...
+    @property
+    def converged(self) -> bool: ...
+    @property
+    def variance_reduction(self) -> bool: ...
+    @property
+    def setup(self) -> str: ...
+    @property
+    def games_per_second(self) -> float: ...
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]: ...
+
+def rollout(
+    position: Position | str,
+    trials: int = 1296,
+    seed: int = 0,
+    threads: int | None = None,
+    policy: str = "default",
+    truncate: int | None = None,
+    variance_reduction: bool = True,
+    first_trial: int = 0,
+    max_std_error: float | None = None,
+    progress: Callable[[RolloutResult], bool | None] | None = None,
+) -> RolloutResult: ...
+def rollout_plays(
+    position: Position,
+    d1: int,
+    d2: int,
+    trials: int = 1296,
+    seed: int = 0,
+    threads: int | None = None,
+    policy: str = "default",
+    truncate: int | None = None,
+    variance_reduction: bool = True,
+) -> list[tuple[Play, RolloutResult]]: ...
+def merge_rollouts(results: list[RolloutResult]) -> RolloutResult: ...
+def _rollout_result_from_state(state: tuple[object, ...]) -> RolloutResult: ...

@@ -7,8 +7,9 @@ import json
 import sys
 from collections.abc import Sequence
 
-from gammon._core import GammonError
+from gammon._core import GammonError, Position, RolloutResult
 from gammon.notation import parse_dice, parse_position
+from gammon.rollouts import rollout, rollout_plays
 
 
 def _plays(args: argparse.Namespace) -> int:
@@ -36,6 +37,106 @@ def _plays(args: argparse.Namespace) -> int:
     return 0
 
 
+def _result_dict(r: RolloutResult) -> dict[str, object]:
+    return {
+        "win": r.win,
+        "win_gammon": r.win_gammon,
+        "win_backgammon": r.win_backgammon,
+        "lose_gammon": r.lose_gammon,
+        "lose_backgammon": r.lose_backgammon,
+        "equity": r.equity,
+        "std_error": r.std_error,
+        "std_errors": r.std_errors,
+        "trials": r.trials,
+        "seed": r.seed,
+        "seconds": r.seconds,
+        "games_per_second": r.games_per_second,
+        "cancelled": r.cancelled,
+        "converged": r.converged,
+    }
+
+
+def _rollout(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Table
+
+    start: Position | str = "opening" if args.position.lower() == "opening" else parse_position(args.position)
+    common = {"trials": args.trials, "seed": args.seed, "threads": args.threads, "policy": args.policy}
+    if args.truncate is not None:
+        common["truncate"] = args.truncate
+    console = Console(stderr=True)
+    if args.plays:
+        d1, d2 = parse_dice(args.plays)
+        with console.status(f"rolling out every play of {d1}{d2} ({args.trials} trials each)..."):
+            ranked = rollout_plays(start, d1, d2, **common)  # type: ignore[arg-type]
+        if args.json:
+            plays = [{"play": str(p), **_result_dict(r)} for p, r in ranked]
+            print(json.dumps({"dice": [d1, d2], "plays": plays}))
+            return 0
+        table = Table(title=f"Plays of {d1}{d2}, ranked by cubeless rollout equity")
+        for column in ("#", "play", "equity", "± s.e.", "win", "win g", "lose g", "trials"):
+            table.add_column(column, justify="left" if column == "play" else "right")
+        for i, (play, r) in enumerate(ranked, 1):
+            table.add_row(
+                str(i), str(play) or "(no move)", f"{r.equity:+.4f}", f"{r.std_error:.4f}", f"{r.win:.4f}",
+                f"{r.win_gammon:.4f}", f"{r.lose_gammon:.4f}", str(r.trials),
+            )  # fmt: skip
+        Console().print(table)
+        return 0
+    show = not args.json and console.is_terminal
+    with Progress(
+        TextColumn("[bold]rollout"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total} trials"),
+        TextColumn("{task.fields[speed]}"),
+        TextColumn("{task.fields[equity]}"),
+        TimeElapsedColumn(),
+        console=console,
+        disable=not show,
+    ) as bar:
+        task = bar.add_task("rollout", total=args.trials, speed="", equity="")
+
+        def progress(r: RolloutResult) -> None:
+            bar.update(
+                task,
+                completed=r.trials,
+                speed=f"{r.games_per_second:,.0f} games/s",
+                equity=f"equity {r.equity:+.4f} ± {r.std_error:.4f}",
+            )
+
+        result = rollout(start, max_std_error=args.max_std_error, progress=progress, **common)  # type: ignore[arg-type]
+    if args.json:
+        print(json.dumps({"position": args.position, **_result_dict(result)}))
+        return 0
+    table = Table(title=f"Rollout of {args.position} ({args.policy}, seed {args.seed})")
+    for column in ("", "win", "win gammon", "win bg", "lose", "lose gammon", "lose bg", "equity"):
+        table.add_column(column, justify="right")
+    e = result.std_errors
+    values = [result.win, result.win_gammon, result.win_backgammon, 1 - result.win]
+    values += [result.lose_gammon, result.lose_backgammon]
+    errors = [
+        e["win"],
+        e["win_gammon"],
+        e["win_backgammon"],
+        e["win"],
+        e["lose_gammon"],
+        e["lose_backgammon"],
+    ]
+    table.add_row("value", *(f"{v:.4f}" for v in values), f"{result.equity:+.4f}")
+    table.add_row("± s.e.", *(f"{v:.4f}" for v in errors), f"{result.std_error:.4f}")
+    out = Console()
+    out.print(table)
+    note = ""
+    if result.cancelled:
+        note = " (stopped early: cancelled)"
+    elif result.converged:
+        note = " (stopped: standard error reached)"
+    speed = f"{result.games_per_second:,.0f} games/s"
+    out.print(f"{result.trials} trials in {result.seconds:.2f} s, {speed}{note}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     parser = argparse.ArgumentParser(prog="gammon", description="A fast, strict backgammon engine.")
@@ -47,6 +148,25 @@ def build_parser() -> argparse.ArgumentParser:
     plays.add_argument("dice", nargs="?", default="31", help="the roll, e.g. 31 or 3-1 (default 31)")
     plays.add_argument("--json", action="store_true", help="machine-readable output")
     plays.set_defaults(run=_plays)
+
+    roll = sub.add_parser("rollout", help="roll a position out (Monte Carlo, cubeless)")
+    roll.add_argument(
+        "position", nargs="?", default="opening", help="Position ID, PositionID:MatchID, XGID or 'opening'"
+    )
+    roll.add_argument("--trials", type=int, default=1296, help="number of games (default 1296)")
+    roll.add_argument("--seed", type=int, default=0, help="dice seed (default 0)")
+    roll.add_argument("--threads", type=int, default=None, help="worker threads (default: every core)")
+    roll.add_argument("--policy", default="default", help="random, pubeval or default (the best built in)")
+    roll.add_argument("--truncate", type=int, default=None, help="stop each game after this many plies")
+    roll.add_argument(
+        "--max-std-error",
+        type=float,
+        default=None,
+        help="stop once the equity's standard error is below this",
+    )
+    roll.add_argument("--plays", metavar="DICE", help="rank every play of this roll by rollout instead")
+    roll.add_argument("--json", action="store_true", help="machine-readable output")
+    roll.set_defaults(run=_rollout)
     return parser
 
 

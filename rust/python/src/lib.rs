@@ -8,6 +8,7 @@ mod batch;
 mod battlegammon;
 mod errors;
 mod position;
+mod rollout;
 mod threads;
 
 #[pymodule]
@@ -16,6 +17,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     position::register(m)?;
     batch::register(m)?;
+    rollout::register(m)?;
     battlegammon::register(m)?;
     Ok(())
 }

@@ -1,0 +1,99 @@
+"""Rollouts from Python: a position played out many times, GNU Backgammon style."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Optional
+
+from gammon import _core
+from gammon._core import Play, Position, RolloutResult
+from gammon.notation import parse_position
+
+ProgressCallback = Callable[[RolloutResult], Optional[bool]]
+
+
+def _start(position: Position | str) -> Position | str:
+    if isinstance(position, str):
+        return "opening" if position.strip().lower() == "opening" else parse_position(position)
+    return position
+
+
+def rollout(
+    position: Position | str,
+    trials: int = 1296,
+    seed: int = 0,
+    threads: int | None = None,
+    policy: str = "default",
+    truncate: int | None = None,
+    variance_reduction: bool = True,
+    *,
+    first_trial: int = 0,
+    max_std_error: float | None = None,
+    progress: ProgressCallback | None = None,
+) -> RolloutResult:
+    """Roll ``position`` out ``trials`` times with ``policy`` on both sides (cubeless).
+
+    ``position`` is a :class:`Position` seen from the player about to roll, any notation
+    :func:`gammon.notation.parse_position` reads, or ``"opening"`` (before the opening roll: the
+    first roll is never a double; the result is from one fixed side, so its equity is 0 by
+    symmetry). Trial ``i`` uses dice stream ``i`` of ``seed``, so the result is identical at any
+    ``threads`` (``None``: all cores); ``first_trial`` runs trials ``first_trial ..
+    first_trial + trials`` so parts can be :func:`merge_rollouts`-ed into exactly one run.
+    ``policy`` is ``"pubeval"``, ``"random"`` or ``"default"``. ``max_std_error`` stops early once
+    the equity's standard error is below it. ``progress`` is called about ten times a second with
+    the running result; returning ``False`` stops the rollout. Ctrl-C stops it too and returns the
+    partial result (``cancelled`` is then true). The work runs in Rust with the GIL released.
+
+    >>> r = rollout("opening", trials=360, seed=1, policy="pubeval")
+    >>> r.trials, abs(r.equity) < 4 * r.std_error + 0.01
+    (360, True)
+    """
+    return _core.rollout(
+        _start(position),
+        trials,
+        seed,
+        threads,
+        policy,
+        truncate,
+        variance_reduction,
+        first_trial,
+        max_std_error,
+        progress,
+    )
+
+
+def rollout_plays(
+    position: Position | str,
+    d1: int,
+    d2: int,
+    trials: int = 1296,
+    seed: int = 0,
+    threads: int | None = None,
+    policy: str = "default",
+    truncate: int | None = None,
+    variance_reduction: bool = True,
+) -> list[tuple[Play, RolloutResult]]:
+    """Every legal play of ``d1``-``d2`` rolled out with the same seed, best first.
+
+    Each result is from the mover's view after the play (the opponent then rolls).
+
+    >>> ranked = rollout_plays("opening", 6, 5, trials=72, seed=3, policy="pubeval")
+    >>> len(ranked), ranked[0][1].equity >= ranked[-1][1].equity
+    (7, True)
+    """
+    start = _start(position)
+    if isinstance(start, str):
+        start = Position.initial()
+    return _core.rollout_plays(start, d1, d2, trials, seed, threads, policy, truncate, variance_reduction)
+
+
+def merge_rollouts(results: Sequence[RolloutResult]) -> RolloutResult:
+    """Combine consecutive parts of one rollout (same seed and setup) into exactly the result one
+    run over all their trials gives.
+
+    >>> a = rollout("opening", trials=36, seed=5, policy="random")
+    >>> b = rollout("opening", trials=36, seed=5, policy="random", first_trial=36)
+    >>> merge_rollouts([a, b]).equity == rollout("opening", trials=72, seed=5, policy="random").equity
+    True
+    """
+    return _core.merge_rollouts(list(results))

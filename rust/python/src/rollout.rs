@@ -1,0 +1,332 @@
+//! Rollouts for Python: `rollout`, `rollout_plays`, `merge_rollouts` and `RolloutResult`.
+
+use crate::errors::{GammonError, IntoPy};
+use crate::position::{dice, Play, Position};
+use gammon_engine::eval::BuiltinPolicy;
+use gammon_engine::rollout::{
+    merge, rollout_game, Moments, RolloutOptions, RolloutResult as EngineResult, RolloutSums, Start,
+};
+use gammon_engine::{Backgammon, Position as EnginePosition};
+use pyo3::exceptions::PyKeyboardInterrupt;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyTuple};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// The result of a rollout: cumulative probabilities (GNU Backgammon style: `win` includes
+/// gammons), the cubeless equity per unit cube and standard errors, from the view of the player on
+/// roll in the rolled-out position.
+#[pyclass(module = "gammon", frozen)]
+#[derive(Clone)]
+pub struct RolloutResult {
+    pub inner: EngineResult,
+}
+
+#[pymethods]
+impl RolloutResult {
+    /// Probability of winning (any way).
+    #[getter]
+    fn win(&self) -> f64 {
+        self.inner.probabilities.win
+    }
+    /// Probability of winning a gammon or backgammon.
+    #[getter]
+    fn win_gammon(&self) -> f64 {
+        self.inner.probabilities.win_gammon
+    }
+    /// Probability of winning a backgammon.
+    #[getter]
+    fn win_backgammon(&self) -> f64 {
+        self.inner.probabilities.win_backgammon
+    }
+    /// Probability of losing a gammon or backgammon.
+    #[getter]
+    fn lose_gammon(&self) -> f64 {
+        self.inner.probabilities.lose_gammon
+    }
+    /// Probability of losing a backgammon.
+    #[getter]
+    fn lose_backgammon(&self) -> f64 {
+        self.inner.probabilities.lose_backgammon
+    }
+    /// Cubeless equity per unit cube.
+    #[getter]
+    fn equity(&self) -> f64 {
+        self.inner.equity
+    }
+    /// Standard error of the equity (after variance reduction when it was applied).
+    #[getter]
+    fn std_error(&self) -> f64 {
+        self.inner.equity_std_error
+    }
+    /// Standard error of the equity without variance reduction.
+    #[getter]
+    fn plain_std_error(&self) -> f64 {
+        self.inner.plain_equity_std_error
+    }
+    /// Standard errors of the five probabilities, keyed like the probabilities.
+    #[getter]
+    fn std_errors<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let e = &self.inner.std_errors;
+        let d = PyDict::new(py);
+        d.set_item("win", e.win)?;
+        d.set_item("win_gammon", e.win_gammon)?;
+        d.set_item("win_backgammon", e.win_backgammon)?;
+        d.set_item("lose_gammon", e.lose_gammon)?;
+        d.set_item("lose_backgammon", e.lose_backgammon)?;
+        Ok(d)
+    }
+    /// Trials run.
+    #[getter]
+    fn trials(&self) -> u64 {
+        self.inner.trials
+    }
+    /// Index of the first trial (trials `first_trial .. first_trial + trials` of the seed).
+    #[getter]
+    fn first_trial(&self) -> u64 {
+        self.inner.first_trial
+    }
+    /// The seed of the dice.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.inner.seed
+    }
+    /// Wall-clock seconds.
+    #[getter]
+    fn seconds(&self) -> f64 {
+        self.inner.seconds
+    }
+    /// Stopped early by cancellation (Ctrl-C or a progress callback returning False).
+    #[getter]
+    fn cancelled(&self) -> bool {
+        self.inner.cancelled
+    }
+    /// Stopped early because the standard error fell below `max_std_error`.
+    #[getter]
+    fn converged(&self) -> bool {
+        self.inner.converged
+    }
+    /// Whether the luck of each roll was subtracted.
+    #[getter]
+    fn variance_reduction(&self) -> bool {
+        self.inner.variance_reduction
+    }
+    /// A description of what was rolled out and how (policy, position, options).
+    #[getter]
+    fn setup(&self) -> &str {
+        &self.inner.setup
+    }
+    /// Games per second.
+    #[getter]
+    fn games_per_second(&self) -> f64 {
+        if self.inner.seconds > 0.0 {
+            self.inner.trials as f64 / self.inner.seconds
+        } else {
+            0.0
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        let r = &self.inner;
+        let p = &r.probabilities;
+        format!(
+            "RolloutResult(equity={:+.4} ± {:.4}, win={:.4}, win_gammon={:.4}, win_backgammon={:.4}, \
+             lose_gammon={:.4}, lose_backgammon={:.4}, trials={})",
+            r.equity,
+            r.equity_std_error,
+            p.win,
+            p.win_gammon,
+            p.win_backgammon,
+            p.lose_gammon,
+            p.lose_backgammon,
+            r.trials
+        )
+    }
+
+    /// Pickles through the exact sums, so a result rebuilt elsewhere still merges bit for bit.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let r = &self.inner;
+        let moments = |m: &Moments| (m.sum.to_vec(), m.sum_sq.to_vec());
+        let state = (
+            r.sums.trials,
+            moments(&r.sums.plain),
+            moments(&r.sums.reduced),
+            r.variance_reduction,
+            r.seed,
+            r.first_trial,
+            (r.setup.clone(), r.seconds, r.cancelled, r.converged),
+        );
+        let rebuild = py.import("gammon._core")?.getattr("_rollout_result_from_state")?;
+        Ok((rebuild, PyTuple::new(py, [state.into_pyobject(py)?])?))
+    }
+}
+
+type MomentsState = (Vec<i128>, Vec<i128>);
+type ResultState = (u64, MomentsState, MomentsState, bool, u64, u64, (String, f64, bool, bool));
+
+/// Rebuilds a pickled `RolloutResult`.
+#[pyfunction]
+fn _rollout_result_from_state(state: ResultState) -> PyResult<RolloutResult> {
+    let (trials, plain, reduced, vr, seed, first_trial, (setup, seconds, cancelled, converged)) = state;
+    let moments = |(sum, sum_sq): MomentsState| -> PyResult<Moments> {
+        let six = |v: Vec<i128>| -> PyResult<[i128; 6]> {
+            v.try_into().map_err(|_| GammonError::new_err("a pickled rollout result needs 6 sums"))
+        };
+        Ok(Moments { sum: six(sum)?, sum_sq: six(sum_sq)? })
+    };
+    let sums = RolloutSums { trials, plain: moments(plain)?, reduced: moments(reduced)? };
+    let mut inner = EngineResult::from_sums(sums, vr, seed, first_trial);
+    inner.setup = setup;
+    inner.seconds = seconds;
+    inner.cancelled = cancelled;
+    inner.converged = converged;
+    Ok(RolloutResult { inner })
+}
+
+/// The start of a rollout: a `Position`, or `"opening"` for the position before the opening roll.
+fn start(position: &Bound<'_, PyAny>) -> PyResult<Start<EnginePosition>> {
+    if let Ok(p) = position.downcast::<Position>() {
+        return Ok(Start::Position(p.get().inner));
+    }
+    if let Ok(text) = position.extract::<String>() {
+        if text.trim().eq_ignore_ascii_case("opening") {
+            return Ok(Start::Opening(EnginePosition::initial()));
+        }
+    }
+    Err(GammonError::new_err(format!(
+        "position must be a gammon.Position or \"opening\", got {}",
+        position.repr().map(|r| r.to_string()).unwrap_or_default()
+    )))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn options(
+    trials: u64,
+    seed: u64,
+    threads: Option<usize>,
+    truncate: Option<u32>,
+    variance_reduction: bool,
+    first_trial: u64,
+    max_std_error: Option<f64>,
+    cancel: Arc<AtomicBool>,
+) -> RolloutOptions {
+    RolloutOptions {
+        trials,
+        first_trial,
+        seed,
+        threads,
+        truncate,
+        variance_reduction,
+        max_std_error,
+        cancel: Some(cancel),
+        ..RolloutOptions::default()
+    }
+}
+
+/// `rollout(position, trials=1296, seed=0, ...)`; see `gammon.rollout` for the documentation.
+#[pyfunction]
+#[pyo3(signature = (position, trials=1296, seed=0, threads=None, policy="default", truncate=None,
+                    variance_reduction=true, first_trial=0, max_std_error=None, progress=None))]
+#[allow(clippy::too_many_arguments)]
+fn rollout(
+    py: Python<'_>,
+    position: &Bound<'_, PyAny>,
+    trials: u64,
+    seed: u64,
+    threads: Option<usize>,
+    policy: &str,
+    truncate: Option<u32>,
+    variance_reduction: bool,
+    first_trial: u64,
+    max_std_error: Option<f64>,
+    progress: Option<PyObject>,
+) -> PyResult<RolloutResult> {
+    let start = start(position)?;
+    let policy = BuiltinPolicy::from_name(policy).py_err()?;
+    let cancel = Arc::new(AtomicBool::new(false));
+    let options = options(
+        trials,
+        seed,
+        threads,
+        truncate,
+        variance_reduction,
+        first_trial,
+        max_std_error,
+        cancel.clone(),
+    );
+    // Errors raised by the callback (or Ctrl-C) stop the rollout and are re-raised afterwards,
+    // except KeyboardInterrupt, which returns the partial result.
+    let mut failure: Option<PyErr> = None;
+    let result = py.allow_threads(|| {
+        let mut on_batch = |partial: &EngineResult| {
+            Python::with_gil(|py| {
+                let outcome = py.check_signals().and_then(|_| match &progress {
+                    Some(callback) => {
+                        let answer = callback.call1(py, (RolloutResult { inner: partial.clone() },))?;
+                        // Only an explicit False stops; a callback that returns None goes on.
+                        Ok(!answer.bind(py).is(PyBool::new(py, false)))
+                    }
+                    None => Ok(true),
+                });
+                match outcome {
+                    Ok(true) => {}
+                    Ok(false) => cancel.store(true, Ordering::Relaxed),
+                    Err(e) => {
+                        cancel.store(true, Ordering::Relaxed);
+                        failure = Some(e);
+                    }
+                }
+            })
+        };
+        rollout_game(&Backgammon, start, &policy, &options, Some(&mut on_batch))
+    });
+    if let Some(e) = failure {
+        if !e.is_instance_of::<PyKeyboardInterrupt>(py) {
+            return Err(e);
+        }
+    }
+    Ok(RolloutResult { inner: result.py_err()? })
+}
+
+/// `rollout_plays(position, d1, d2, ...)`: every legal play rolled out, best first.
+#[pyfunction]
+#[pyo3(signature = (position, d1, d2, trials=1296, seed=0, threads=None, policy="default", truncate=None,
+                    variance_reduction=true))]
+#[allow(clippy::too_many_arguments)]
+fn rollout_plays(
+    py: Python<'_>,
+    position: &Position,
+    d1: &Bound<'_, PyAny>,
+    d2: &Bound<'_, PyAny>,
+    trials: u64,
+    seed: u64,
+    threads: Option<usize>,
+    policy: &str,
+    truncate: Option<u32>,
+    variance_reduction: bool,
+) -> PyResult<Vec<(Play, RolloutResult)>> {
+    let dice = dice(d1, d2)?;
+    let policy = BuiltinPolicy::from_name(policy).py_err()?;
+    let options =
+        RolloutOptions { trials, seed, threads, truncate, variance_reduction, ..RolloutOptions::default() };
+    let ranked = py
+        .allow_threads(|| gammon_engine::rollout::rollout_plays(&position.inner, dice, &policy, &options))
+        .py_err()?;
+    Ok(ranked.into_iter().map(|r| (Play { inner: r.play }, RolloutResult { inner: r.result })).collect())
+}
+
+/// `merge_rollouts(results)`: consecutive parts of one rollout combined exactly.
+#[pyfunction]
+fn merge_rollouts(results: Vec<PyRef<'_, RolloutResult>>) -> PyResult<RolloutResult> {
+    let parts: Vec<EngineResult> = results.iter().map(|r| r.inner.clone()).collect();
+    Ok(RolloutResult { inner: merge(&parts).py_err()? })
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<RolloutResult>()?;
+    m.add_function(wrap_pyfunction!(rollout, m)?)?;
+    m.add_function(wrap_pyfunction!(rollout_plays, m)?)?;
+    m.add_function(wrap_pyfunction!(merge_rollouts, m)?)?;
+    m.add_function(wrap_pyfunction!(_rollout_result_from_state, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,134 @@
+"""Rollouts from Python: reproducibility, exact merging, exact small races, control and errors."""
+
+from __future__ import annotations
+
+import pickle
+from fractions import Fraction
+
+import pytest
+
+from gammon import GammonError, Position, RolloutResult, merge_rollouts, rollout, rollout_plays
+
+
+def last_checkers(ours: int, theirs: int) -> Position:
+    """We have one checker on our point ``ours``, they one on their point ``theirs``."""
+    board = [0] * 26
+    board[ours] = 1
+    board[25 - theirs] = -1
+    return Position.from_list(board)
+
+
+def one_roll_bear_off(point: int) -> Fraction:
+    """Exact chance that a lone checker on ``point`` bears off in one roll (all 36 outcomes)."""
+    wins = 0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            wins += (4 * a if a == b else a + b) >= point
+    return Fraction(wins, 36)
+
+
+@pytest.mark.parametrize("point", [1, 4, 6])
+def test_one_roll_races_are_exact(point):
+    # We win at once or they bear off their last checker next turn: a single game either way. With
+    # the first roll stratified over the 36 outcomes, 36 trials give the exact value.
+    p = last_checkers(point, 1)
+    exact = one_roll_bear_off(point)
+    r = rollout(p, trials=72, seed=11, policy="random")
+    assert r.win == pytest.approx(float(exact), abs=1e-9)
+    assert r.equity == pytest.approx(float(2 * exact - 1), abs=1e-9)
+    assert r.win_gammon == r.lose_gammon == 0
+
+
+def test_same_seed_same_result_whatever_the_threads():
+    p = Position.from_id("4HPwATDgc/ABMA")
+    runs = [rollout(p, trials=216, seed=3, threads=t, policy="pubeval") for t in (1, 2, None)]
+    assert len({(r.equity, r.win, r.win_gammon, r.lose_backgammon, r.std_error) for r in runs}) == 1
+    other = rollout(p, trials=216, seed=4, threads=1, policy="pubeval")
+    assert (other.equity, other.win) != (runs[0].equity, runs[0].win)
+
+
+def test_parts_merge_exactly_and_survive_pickling():
+    whole = rollout("opening", trials=108, seed=9, policy="random")
+    parts = [rollout("opening", trials=36, seed=9, policy="random", first_trial=k) for k in (0, 36, 72)]
+    parts[1] = pickle.loads(pickle.dumps(parts[1]))
+    merged = merge_rollouts(parts)
+    assert (merged.equity, merged.win, merged.std_error, merged.trials) == (
+        whole.equity,
+        whole.win,
+        whole.std_error,
+        whole.trials,
+    )
+    with pytest.raises(GammonError):
+        merge_rollouts([parts[0], parts[2]])  # not consecutive
+
+
+def test_opening_is_even_with_the_same_policy_on_both_sides():
+    r = rollout("opening", trials=2160, seed=1, policy="pubeval")
+    assert abs(r.equity) < 3 * r.std_error
+    assert 0 <= r.win_backgammon <= r.win_gammon <= r.win <= 1
+    assert 0 <= r.lose_backgammon <= r.lose_gammon <= 1 - r.win
+
+
+def test_progress_is_called_and_can_stop_the_rollout():
+    seen: list[int] = []
+
+    def progress(partial: RolloutResult) -> bool:
+        seen.append(partial.trials)
+        return False
+
+    r = rollout("opening", trials=10**6, seed=2, policy="random", progress=progress)
+    assert r.cancelled and 0 < r.trials < 10**6 and seen
+    # The partial result is a prefix of the trials: it reproduces exactly.
+    again = rollout("opening", trials=r.trials, seed=2, policy="random")
+    assert again.equity == r.equity
+
+
+def test_ctrl_c_returns_the_partial_result():
+    def interrupt(_: RolloutResult) -> None:
+        raise KeyboardInterrupt
+
+    r = rollout("opening", trials=10**6, seed=2, policy="random", progress=interrupt)
+    assert r.cancelled and r.trials < 10**6
+
+
+def test_callback_errors_propagate():
+    def broken(_: RolloutResult) -> None:
+        raise RuntimeError("broken callback")
+
+    with pytest.raises(RuntimeError, match="broken callback"):
+        rollout("opening", trials=10**6, policy="random", progress=broken)
+
+
+def test_stops_once_precise_enough():
+    r = rollout("opening", trials=10**6, seed=5, policy="pubeval", max_std_error=0.05)
+    assert r.converged and r.std_error < 0.05 and r.trials % 30 == 0
+
+
+def test_ranked_plays():
+    ranked = rollout_plays(Position.initial(), 6, 5, trials=72, seed=3, policy="pubeval")
+    assert {str(p) for p, _ in ranked} == {str(p) for p in Position.initial().legal_plays(6, 5)}
+    equities = [r.equity for _, r in ranked]
+    assert equities == sorted(equities, reverse=True)
+
+
+@pytest.mark.parametrize(
+    "kwargs, fragment",
+    [
+        ({"policy": "nope"}, "policy"),
+        ({"trials": 0}, "trials"),
+        ({"truncate": 5, "policy": "pubeval"}, "evaluator"),
+        ({"threads": 0}, "threads"),
+        ({"max_std_error": -1.0}, "max_std_error"),
+    ],
+)
+def test_bad_arguments_raise(kwargs, fragment):
+    with pytest.raises(GammonError, match=fragment):
+        rollout("opening", **kwargs)
+
+
+def test_positions_in_any_notation():
+    a = rollout("4HPwATDgc/ABMA", trials=36, seed=1)
+    b = rollout(Position.initial(), trials=36, seed=1)
+    assert a.equity == b.equity
+    with pytest.raises(GammonError):
+        rollout(42)  # type: ignore[arg-type]
