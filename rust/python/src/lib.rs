@@ -4,9 +4,13 @@
 
 use pyo3::prelude::*;
 
+mod args;
 mod batch;
 mod battlegammon;
 mod errors;
+mod game;
+mod match_play;
+mod met;
 mod position;
 mod threads;
 
@@ -17,5 +21,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     position::register(m)?;
     batch::register(m)?;
     battlegammon::register(m)?;
+    game::register(m)?;
+    match_play::register(m)?;
+    met::register(m)?;
     Ok(())
 }
