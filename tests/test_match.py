@@ -15,6 +15,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from gammon import Game, GammonError, IllegalActionError, Match, MatchEquityTable
+
 from support import FIXTURES, read_fixture
 
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
