@@ -8,17 +8,31 @@ Positions are always seen from the player on roll, who moves from point 24 towar
     ['24/13', '24/18 13/8']
     >>> p.parse_play(3, 1, "8/5 6/5").position.swapped().pips
     (167, 163)
+
+Games and matches enforce the rules, the cube and the Crawford rule; a refused action raises
+:class:`IllegalActionError` and changes nothing::
+
+    >>> from gammon import Match
+    >>> m = Match(3, seed=1)
+    >>> m.game.roll((3, 1))  # the opening roll: player 0 threw 3, player 1 threw 1
+    (3, 1)
+    >>> str(m.game.play("8/5 6/5")), m.game.turn
+    ('8/5 6/5', 1)
 """
 
 from __future__ import annotations
 
 from gammon._core import (
+    Action,
+    Game,
     GammonError,
     IllegalActionError,
     IllegalPlayError,
     InvalidDiceError,
     InvalidFormatError,
     InvalidPositionError,
+    Match,
+    MatchEquityTable,
     Play,
     Position,
     RolloutResult,
@@ -28,12 +42,16 @@ from gammon.batch import legal_plays_batch
 from gammon.rollouts import merge_rollouts, rollout, rollout_plays
 
 __all__ = [
+    "Action",
+    "Game",
     "GammonError",
     "IllegalActionError",
     "IllegalPlayError",
     "InvalidDiceError",
     "InvalidFormatError",
     "InvalidPositionError",
+    "Match",
+    "MatchEquityTable",
     "Play",
     "Position",
     "RolloutResult",

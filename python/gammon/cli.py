@@ -137,6 +137,14 @@ def _rollout(args: argparse.Namespace) -> int:
     return 0
 
 
+def _play(args: argparse.Namespace) -> int:
+    from gammon.play import play
+
+    if args.match < 0:
+        raise GammonError(f"--match takes a length of at least 1; got {args.match}")
+    return play(args.match, args.seed, args.save)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     parser = argparse.ArgumentParser(prog="gammon", description="A fast, strict backgammon engine.")
@@ -167,6 +175,16 @@ def build_parser() -> argparse.ArgumentParser:
     roll.add_argument("--plays", metavar="DICE", help="rank every play of this roll by rollout instead")
     roll.add_argument("--json", action="store_true", help="machine-readable output")
     roll.set_defaults(run=_rollout)
+
+    game = sub.add_parser(
+        "play",
+        help="play a game or match against a simple built-in opponent",
+        description="Play at the terminal against a simple opponent (see gammon.play for its rules).",
+    )
+    game.add_argument("--match", type=int, default=0, metavar="N", help="play a match to N points")
+    game.add_argument("--seed", type=int, default=None, help="seed of the dice and of the opponent")
+    game.add_argument("--save", metavar="FILE", help="where to save the .mat record (default: dated name)")
+    game.set_defaults(run=_play)
     return parser
 
 

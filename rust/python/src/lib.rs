@@ -4,9 +4,13 @@
 
 use pyo3::prelude::*;
 
+mod args;
 mod batch;
 mod battlegammon;
 mod errors;
+mod game;
+mod match_play;
+mod met;
 mod position;
 mod rollout;
 mod threads;
@@ -19,5 +23,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     batch::register(m)?;
     rollout::register(m)?;
     battlegammon::register(m)?;
+    game::register(m)?;
+    match_play::register(m)?;
+    met::register(m)?;
     Ok(())
 }

@@ -1,31 +1,16 @@
 //! The Battlegammon `Game`.
 
 use super::position::{BgPlay, BgPosition};
-use crate::errors::{GammonError, IllegalPlayError, IntoPy, InvalidDiceError};
-use crate::position::dice;
+use crate::args::{self, dice_pair, dice_tuple};
+use crate::errors::{IllegalPlayError, IntoPy};
 use gammon_engine::battlegammon::{Game, Position};
-use gammon_engine::Dice;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString, PyTuple};
+use pyo3::types::{PyDict, PyTuple};
 
 /// One game from the setup (or a given position) to a win or a draw.
 #[pyclass(name = "Game", module = "gammon.battlegammon")]
 pub struct BgGame {
     inner: Game,
-}
-
-/// A roll as Python sees it: `(high, low)`.
-fn dice_tuple(d: Dice) -> (u8, u8) {
-    (d.high(), d.low())
-}
-
-/// The seed of a game: None, or an int in 0..2^64.
-fn seed(seed: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
-    seed.map(|s| {
-        s.extract::<u64>()
-            .map_err(|_| GammonError::new_err(format!("seed must be None or an int in 0..2**64; got {s}")))
-    })
-    .transpose()
 }
 
 /// `(from_field, to_field)` pairs from any sequence of 2-sequences of ints.
@@ -52,24 +37,14 @@ impl BgGame {
     ) -> PyResult<BgGame> {
         let rules = super::rules(rule_options)?;
         let start = position.map_or_else(Position::initial, |p| p.inner);
-        Ok(BgGame { inner: Game::from_position(start, self::seed(seed)?, rules).py_err()? })
+        Ok(BgGame { inner: Game::from_position(start, args::seed(seed)?, rules).py_err()? })
     }
 
     /// Rolls the dice, or uses `dice` (two ints 1..6); returns the roll, larger die first.
     #[pyo3(signature = (dice=None))]
     fn roll(&mut self, dice: Option<&Bound<'_, PyAny>>) -> PyResult<(u8, u8)> {
         let Some(given) = dice else { return Ok(dice_tuple(self.inner.roll().py_err()?)) };
-        let items: Vec<Bound<'_, PyAny>> = match given.is_instance_of::<PyString>() {
-            true => Vec::new(),
-            false => given.try_iter().and_then(|it| it.collect()).unwrap_or_default(),
-        };
-        let [d1, d2] = &items[..] else {
-            return Err(InvalidDiceError::new_err(format!(
-                "dice are a pair of ints 1..6; got {}",
-                given.repr()?
-            )));
-        };
-        let roll = self::dice(d1, d2)?;
+        let (roll, _, _) = dice_pair(given)?;
         self.inner.set_dice(roll).py_err()?;
         Ok(dice_tuple(roll))
     }

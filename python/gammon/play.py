@@ -1,0 +1,210 @@
+"""``gammon play``: a game or match at the terminal against a simple built-in opponent.
+
+You are player 0 and the opponent, ``gammon``, is player 1. The board is drawn from your side
+(X are your checkers, you move from 24 towards 1). Type plays in standard notation
+(``24/18 13/11``, ``bar/22``, ``6/off``, ``8/5(2)``) or the number of a play listed by ``?``.
+Before each roll you may type ``double`` when the cube is yours to turn, or
+``resign [single|gammon|backgammon]``; ``quit`` stops at any prompt. (Resigning waits for the
+roll prompt because a ``.mat`` record holds a resignation only between turns.)
+
+The opponent is deliberately simple, until the engine has an evaluator to play with:
+
+- it plays a random legal play, drawn from the match's seed (``--seed`` makes a session
+  reproducible);
+- it never doubles;
+- it takes a double unless its pip count is more than 10% above yours, and drops otherwise;
+- it accepts every resignation.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+from pathlib import Path
+
+from gammon._core import Game, GammonError, Match
+
+YOU, BOT = 0, 1
+NAMES = ("You", "gammon")
+TAKE_MARGIN = 1.10
+"""The opponent takes while its pip count is at most this multiple of the doubler's."""
+
+
+class Quit(Exception):
+    """The player asked to stop, or the input ended."""
+
+
+def ask(prompt: str) -> str:
+    try:
+        return input(prompt).strip()
+    except EOFError:
+        raise Quit("the input ended") from None
+
+
+def dice_text(dice: tuple[int, int]) -> str:
+    return f"{dice[0]}-{dice[1]}"
+
+
+def bot_takes(game: Game) -> bool:
+    """The opponent's answer to a double: the doubler is on roll, so pips are (doubler, bot)."""
+    doubler, bot = game.position.pips
+    return bot <= TAKE_MARGIN * doubler
+
+
+class Session:
+    """One game or match between the player at the terminal and the opponent."""
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+        self.rng = random.Random(match.seed)
+
+    def show(self, game: Game) -> None:
+        owner = {None: "centred", YOU: "yours", BOT: "gammon's"}[game.cube_owner]
+        print()
+        print(game.position)
+        line = f" You are X. Cube: {game.cube_value} ({owner})"
+        if self.match.length:
+            line += f". Score: you {self.match.score[0]}, gammon {self.match.score[1]} of {self.match.length}"
+        print(line + ".")
+
+    def command(self, game: Game, text: str) -> bool:
+        """Handles `quit` and `resign`; True when `text` was one of them."""
+        word, _, rest = text.partition(" ")
+        if word == "quit":
+            raise Quit("you quit")
+        if word == "resign" and game.dice is not None:
+            print("  resign before you roll, at the roll prompt")
+            return False
+        if word == "resign":
+            game.resign(rest.strip() or "single")
+            print(f"You resign a {game.resignation[1] if game.resignation else 'single'} game.")
+            game.accept_resignation()
+            print("gammon accepts.")
+            return True
+        return False
+
+    def your_roll(self, game: Game) -> None:
+        may_double = game.may_double
+        self.show(game)
+        choices = "roll, double, resign or quit" if may_double else "roll, resign or quit"
+        while True:
+            answer = ask(f"{choices}? [roll] ").lower()
+            try:
+                if self.command(game, answer):
+                    return
+                if answer in ("", "r", "roll"):
+                    break
+                if answer in ("d", "double"):
+                    self.double(game)
+                    if game.is_over:
+                        return
+                    break
+                print(f"  type {choices.replace('resign', 'resign [single|gammon|backgammon]')}")
+            except GammonError as e:
+                print(f"  {e}")
+        dice = game.roll()
+        if game.dice is None:
+            print(f"You roll {dice_text(dice)} and cannot move.")
+
+    def double(self, game: Game) -> None:
+        game.double()
+        if bot_takes(game):
+            game.take()
+            print(f"gammon takes: the cube is at {game.cube_value}.")
+        else:
+            game.drop()
+            print("gammon drops.")
+
+    def your_play(self, game: Game) -> None:
+        plays = game.legal_plays()
+        assert game.dice is not None
+        dice = dice_text(game.dice)
+        if game.history[-1].kind == "opening_roll":
+            self.show(game)  # there was no roll prompt to show it
+        print(f"You roll {dice}.")
+        if len(plays) == 1:
+            game.play(plays[0])
+            print(f"The only play is {plays[0] or 'no move'}.")
+            return
+        while True:
+            text = ask(f"your play ({dice}, ? lists them): ")
+            try:
+                if self.command(game, text.lower()) or text.lower().startswith("resign"):
+                    continue
+                if text in ("?", "list"):
+                    for i, p in enumerate(plays, 1):
+                        print(f"{i:4d}. {p}")
+                    continue
+                if text.isdigit():
+                    if not 1 <= int(text) <= len(plays):
+                        print(f"  choose a play from 1 to {len(plays)}")
+                        continue
+                    played = game.play(plays[int(text) - 1])
+                else:
+                    played = game.play(text)
+                print(f"You play {played}.")
+                return
+            except GammonError as e:
+                print(f"  {e}")
+
+    def bot_turn(self, game: Game) -> None:
+        dice = game.dice or game.roll()  # the opening roll is already thrown
+        if game.dice is None:
+            print(f"gammon rolls {dice_text(dice)} and cannot move.")
+            return
+        play = self.rng.choice(game.legal_plays())
+        game.play(play)
+        print(f"gammon rolls {dice_text(dice)} and plays {play}.")
+
+    def play_game(self, game: Game) -> None:
+        game.roll()
+        mine, theirs = game.history[0].dice or (0, 0)
+        first = "you play" if game.turn == YOU else "gammon plays"
+        print(f"Opening roll: you {mine}, gammon {theirs}; {first} first.")
+        if self.match.is_crawford_game:
+            print("This is the Crawford game: nobody may double.")
+        while not game.is_over:
+            if game.turn == BOT:
+                self.bot_turn(game)
+            elif game.dice is None:
+                self.your_roll(game)
+            else:
+                self.your_play(game)
+        who = "You win" if game.winner == YOU else "gammon wins"
+        print(f"{who} a {game.result_kind} game: {game.points} point{'s' if game.points != 1 else ''}.")
+
+    def run(self) -> None:
+        while True:
+            self.play_game(self.match.game)
+            if self.match.length == 0 or self.match.is_over:
+                break
+            a, b = self.match.score
+            print(f"Score: you {a}, gammon {b} (match to {self.match.length}).")
+            self.match.next_game()
+        if self.match.is_over:
+            a, b = self.match.score
+            who = "You win" if self.match.winner == YOU else "gammon wins"
+            print(f"{who} the match {max(a, b)}-{min(a, b)}.")
+
+
+def default_file_name() -> str:
+    return f"gammon-{datetime.datetime.now():%Y-%m-%d-%H%M%S}.mat"
+
+
+def play(length: int, seed: int | None, save: str | None) -> int:
+    """Plays a match to `length` points (0: one money game) and saves its `.mat` record."""
+    match = Match(length, seed=seed)
+    match.names = NAMES
+    kind = f"a {length}-point match" if length else "a money game"
+    print(f"gammon play: {kind} against a simple opponent (seed {match.seed}).")
+    print("Type ? at the play prompt to list the legal plays.")
+    status = 0
+    try:
+        Session(match).run()
+    except Quit as why:
+        print(f"\nStopped: {why}.")
+        status = 1
+    path = Path(save or default_file_name())
+    path.write_text(match.to_mat())
+    print(f"Saved the match to {path}.")
+    return status
