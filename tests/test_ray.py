@@ -26,7 +26,7 @@ POSITIONS = [
 
 @pytest.fixture(scope="module", autouse=True)
 def local_ray():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     # The tasks below are defined here; workers cannot import this file, so they get them by value.
     ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
     yield

@@ -82,10 +82,11 @@ def rollout_batch(
     - ``backend="ray"``: the trials of each position are cut into ranges of ``chunk_trials``, run as
       Ray tasks of one core each (a task whose worker dies is run again, up to ``max_retries``
       times) and merged in trial order, so the results are bit-for-bit those of the local backend.
-      With ``address`` (e.g. ``"head-node:6379"``, or ``"auto"``) it connects to that cluster;
-      without one it starts a Ray on this machine with ``num_cpus`` cores (``None``: all). A Ray
-      this process is already connected to is used as it is; one started here stays up for later
-      calls until ``ray.shutdown()`` or the end of the process. Ray is optional:
+      With ``address`` (e.g. ``"head-node:6379"``, or ``"auto"`` for one ``ray start`` runs on
+      this machine) it connects to that cluster; without one it starts a new Ray on this machine
+      with ``num_cpus`` cores (``None``: all). A Ray this process is already connected to is
+      used as it is; one started here stays up for later calls until ``ray.shutdown()`` or the
+      end of the process. Every node needs gammon installed. Ray is optional:
       ``pip install 'gammon[ray]'``.
 
     ``on_result(index, result)`` is called as each position finishes (over Ray, in the order they
@@ -117,9 +118,9 @@ def rollout_batch(
         if address:
             ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
         else:
-            ray.init(
-                num_cpus=num_cpus, include_dashboard=False, logging_level=logging.WARNING, log_to_driver=False
-            )
+            # "local": a new Ray of our own, never a cluster `ray start` left running on this machine.
+            quiet = {"logging_level": logging.WARNING, "log_to_driver": False}
+            ray.init(address="local", num_cpus=num_cpus, include_dashboard=False, **quiet)
     return _over_ray(ray, starts, trials, seed, options, chunk_trials, max_retries, on_result, progress)
 
 
