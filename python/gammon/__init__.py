@@ -39,6 +39,7 @@ from gammon._core import (
     __version__,
 )
 from gammon.batch import legal_plays_batch
+from gammon.batch_rollout import rollout_batch
 from gammon.rollouts import merge_rollouts, rollout, rollout_plays
 
 __all__ = [
@@ -59,5 +60,6 @@ __all__ = [
     "legal_plays_batch",
     "merge_rollouts",
     "rollout",
+    "rollout_batch",
     "rollout_plays",
 ]

@@ -57,6 +57,12 @@ def _result_dict(r: RolloutResult) -> dict[str, object]:
 
 
 def _rollout(args: argparse.Namespace) -> int:
+    if args.batch is not None:
+        from gammon.batch_cli import rollout_file
+
+        return rollout_file(args)
+    if args.output is not None or args.ray is not None:
+        raise GammonError("--output and --ray go with --batch FILE")
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
     from rich.table import Table
@@ -173,6 +179,30 @@ def build_parser() -> argparse.ArgumentParser:
         help="stop once the equity's standard error is below this",
     )
     roll.add_argument("--plays", metavar="DICE", help="rank every play of this roll by rollout instead")
+    roll.add_argument(
+        "--batch",
+        metavar="FILE",
+        help="roll out every position of FILE (one a line, any notation; '#' comments), one JSON line each",
+    )
+    roll.add_argument(
+        "--output",
+        metavar="FILE",
+        help="with --batch: append the JSON lines to FILE; a rerun skips the positions already there",
+    )
+    roll.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="with --batch: run over Ray, on the cluster at ADDRESS (e.g. head:6379) or a local Ray",
+    )
+    roll.add_argument(
+        "--chunk-trials",
+        type=int,
+        default=1296,
+        metavar="N",
+        help="with --ray: trials per Ray task (default 1296)",
+    )
     roll.add_argument("--json", action="store_true", help="machine-readable output")
     roll.set_defaults(run=_rollout)
 
