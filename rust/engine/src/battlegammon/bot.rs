@@ -20,9 +20,9 @@ use crate::eval::{Evaluator, Policy, Probabilities};
 ///
 /// | duel | won | lost | drawn | score |
 /// |---|---|---|---|---|
-/// | bot vs [`RandomBot`](super::RandomBot) | 1975 | 25 | 0 | 98.8% ± 0.2% |
+/// | bot vs [`RandomPolicy`](crate::eval::RandomPolicy) | 1977 | 23 | 0 | 98.9% ± 0.2% |
 /// | bot vs [`GreedyBot`](super::GreedyBot) | 1757 | 243 | 0 | 87.8% ± 0.7% |
-/// | greedy vs random (for scale) | 1917 | 83 | 0 | 95.9% ± 0.4% |
+/// | greedy vs random (for scale) | 1898 | 102 | 0 | 94.9% ± 0.5% |
 ///
 /// The bot vs greedy duel takes about a minute on one core.
 ///
