@@ -13,6 +13,7 @@ __all__ = [
     "BattlegammonGame",
     "BattlegammonPlay",
     "BattlegammonPosition",
+    "BattlegammonRolloutResult",
     "Game",
     "GammonError",
     "IllegalActionError",
@@ -28,6 +29,7 @@ __all__ = [
     "__version__",
     "_count_legal_plays",
     "_rollout_result_from_state",
+    "battlegammon_rollout",
     "legal_plays_batch",
     "merge_rollouts",
     "rollout",
@@ -343,6 +345,46 @@ class BattlegammonBot:
         self, position: BattlegammonPosition, d1: int, d2: int
     ) -> list[tuple[BattlegammonPlay, float]]: ...
     def evaluate(self, position: BattlegammonPosition) -> float: ...
+
+@final
+class BattlegammonRolloutResult:
+    """A Battlegammon rollout's win, loss and draw chances and its equity (win - lose)."""
+
+    @property
+    def win(self) -> float: ...
+    @property
+    def lose(self) -> float: ...
+    @property
+    def draw(self) -> float: ...
+    @property
+    def equity(self) -> float: ...
+    @property
+    def std_error(self) -> float: ...
+    @property
+    def trials(self) -> int: ...
+    @property
+    def first_trial(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def cancelled(self) -> bool: ...
+    @property
+    def variance_reduction(self) -> bool: ...
+    @property
+    def setup(self) -> str: ...
+
+def battlegammon_rollout(
+    position: BattlegammonPosition,
+    trials: int = 1296,
+    seed: int = 0,
+    threads: int | None = None,
+    policy: str = "default",
+    first_trial: int = 0,
+    progress: Callable[[BattlegammonRolloutResult], bool | None] | None = None,
+    **rule_options: bool | int,
+) -> BattlegammonRolloutResult: ...
 
 @final
 class RolloutResult:

@@ -23,19 +23,72 @@ first plays of a 4-2 at the start (the 4 first, tokens from the lowest field up)
     >>> [str(play) for play in Position.initial().legal_plays(4, 2)][:2]
     ['16/12 19/17', '16/12 20/18']
 
+Rollouts play a position out many times with one policy on both sides and report the chances of
+a win, a loss and a draw for the side to move (see :func:`rollout`).
+
 Errors derive from :class:`gammon.GammonError`; a refused action leaves the game unchanged.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Callable
+from typing import Literal, Optional
 
+from gammon import _core
 from gammon._core import BattlegammonBot as Bot
 from gammon._core import BattlegammonGame as Game
 from gammon._core import BattlegammonPlay as Play
 from gammon._core import BattlegammonPosition as Position
+from gammon._core import BattlegammonRolloutResult as RolloutResult
+from gammon._core import GammonError
 
 Side = Literal["white", "black"]
 """A side as the API names it."""
 
-__all__ = ["Bot", "Game", "Play", "Position", "Side"]
+ProgressCallback = Callable[[RolloutResult], Optional[bool]]
+
+
+def parse_position(text: str) -> Position:
+    """A position from its ID, or ``"initial"`` for the setup of the rules."""
+    text = text.strip()
+    if text.lower() == "initial":
+        return Position.initial()
+    if not text:
+        raise GammonError("a Battlegammon position is an ID (Position.id) or 'initial'; got an empty string")
+    return Position.from_id(text)
+
+
+def rollout(
+    position: Position | str,
+    trials: int = 1296,
+    seed: int = 0,
+    threads: int | None = None,
+    policy: str = "default",
+    first_trial: int = 0,
+    progress: ProgressCallback | None = None,
+    **rule_options: bool | int,
+) -> RolloutResult:
+    """Play ``position`` out ``trials`` times with ``policy`` on both sides.
+
+    ``position`` is a :class:`Position`, its ID, or ``"initial"``; the side to move is about to
+    roll and the result is from its view: ``win``, ``lose`` and ``draw`` (games reaching the turn
+    cap, which counts turns from ``position`` on) add up to 1, and ``equity = win - lose``.
+    ``policy`` is ``"random"``, ``"greedy"``, ``"bot"`` (the expectimax :class:`Bot`, whose
+    evaluation also removes the luck of each roll from the estimate) or ``"default"`` (the bot).
+    Trial ``i`` uses dice stream ``i`` of ``seed``, so the result is the same at any ``threads``
+    (``None``: every core), and ``first_trial`` runs trials ``first_trial .. first_trial +
+    trials`` of the seed. ``progress`` is called with the running result about ten times a
+    second; returning ``False`` stops early, as does Ctrl-C (``cancelled`` is then true).
+    ``rule_options`` are those of :class:`Game`.
+
+    >>> r = rollout("initial", trials=72, seed=1, policy="greedy")
+    >>> r.trials, round(r.win + r.lose + r.draw, 9), abs(r.equity - (r.win - r.lose)) < 1e-9
+    (72, 1.0, True)
+    """
+    start = parse_position(position) if isinstance(position, str) else position
+    return _core.battlegammon_rollout(
+        start, trials, seed, threads, policy, first_trial, progress, **rule_options
+    )
+
+
+__all__ = ["Bot", "Game", "Play", "Position", "RolloutResult", "Side", "parse_position", "rollout"]

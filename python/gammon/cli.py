@@ -6,10 +6,18 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from gammon._core import GammonError, Position, RolloutResult
 from gammon.notation import parse_dice, parse_position
 from gammon.rollouts import rollout, rollout_plays
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress
+
+GAMES = ("backgammon", "battlegammon")
+RULE_HELP = "a Battlegammon rule option, e.g. turn_cap=200 or maximize_dice=1 (repeatable)"
 
 
 def _plays(args: argparse.Namespace) -> int:
@@ -56,17 +64,127 @@ def _result_dict(r: RolloutResult) -> dict[str, object]:
     }
 
 
+def _rule_options(args: argparse.Namespace) -> dict[str, int]:
+    options: dict[str, int] = {}
+    for item in args.rule or []:
+        name, sep, value = item.partition("=")
+        if not sep or not value.strip().lstrip("-").isdigit():
+            raise GammonError(f"--rule takes NAME=INTEGER, e.g. turn_cap=200; got {item!r}")
+        options[name.strip()] = int(value)
+    return options
+
+
+def _progress_bar(console: Console, total: int, show: bool) -> Progress:
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(
+        TextColumn("[bold]rollout"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total} trials"),
+        TextColumn("{task.fields[speed]}"),
+        TextColumn("{task.fields[equity]}"),
+        TimeElapsedColumn(),
+        console=console,
+        disable=not show,
+    )
+
+
+def _games_per_second(trials: int, seconds: float) -> float:
+    return trials / seconds if seconds > 0 else 0.0
+
+
+def _battlegammon_rollout(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    from gammon import battlegammon
+
+    for flag, value in (
+        ("--truncate", args.truncate),
+        ("--max-std-error", args.max_std_error),
+        ("--plays", args.plays),
+    ):
+        if value is not None:
+            raise GammonError(f"{flag} is not available for Battlegammon rollouts")
+    if args.trials < 1 or args.seed < 0:
+        raise GammonError(
+            f"--trials must be at least 1 and --seed at least 0; got {args.trials} and {args.seed}"
+        )
+    name = args.position or "initial"
+    start = battlegammon.parse_position(name)
+    console = Console(stderr=True)
+    show = not args.json and console.is_terminal
+    with _progress_bar(console, args.trials, show) as bar:
+        task = bar.add_task("rollout", total=args.trials, speed="", equity="")
+
+        def progress(r: battlegammon.RolloutResult) -> None:
+            bar.update(
+                task,
+                completed=r.trials,
+                speed=f"{_games_per_second(r.trials, r.seconds):,.0f} games/s",
+                equity=f"equity {r.equity:+.4f} ± {r.std_error:.4f}",
+            )
+
+        result = battlegammon.rollout(
+            start,
+            trials=args.trials,
+            seed=args.seed,
+            threads=args.threads,
+            policy=args.policy,
+            progress=progress,
+            **_rule_options(args),
+        )
+    speed = _games_per_second(result.trials, result.seconds)
+    if args.json:
+        data = {
+            "game": "battlegammon",
+            "position": start.id,
+            "turn": start.turn,
+            "win": result.win,
+            "lose": result.lose,
+            "draw": result.draw,
+            "equity": result.equity,
+            "std_error": result.std_error,
+            "trials": result.trials,
+            "seed": result.seed,
+            "seconds": result.seconds,
+            "games_per_second": speed,
+            "cancelled": result.cancelled,
+        }
+        print(json.dumps(data))
+        return 0
+    title = f"Battlegammon rollout of {name} ({args.policy}, seed {args.seed}, {start.turn} to move)"
+    table = Table(title=title)
+    for column in ("", "win", "lose", "draw", "equity"):
+        table.add_column(column, justify="right")
+    table.add_row(
+        "value", f"{result.win:.4f}", f"{result.lose:.4f}", f"{result.draw:.4f}", f"{result.equity:+.4f}"
+    )
+    table.add_row("± s.e.", "", "", "", f"{result.std_error:.4f}")
+    out = Console()
+    out.print(table)
+    note = " (stopped early: cancelled)" if result.cancelled else ""
+    out.print(f"{result.trials} trials in {result.seconds:.2f} s, {speed:,.0f} games/s{note}")
+    return 0
+
+
 def _rollout(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
     if args.batch is not None:
+        if args.game == "battlegammon":
+            raise GammonError("--batch is for backgammon positions")
         from gammon.batch_cli import rollout_file
 
         return rollout_file(args)
     if args.output is not None or args.ray is not None:
         raise GammonError("--output and --ray go with --batch FILE")
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-    from rich.table import Table
-
+    if args.game == "battlegammon":
+        return _battlegammon_rollout(args)
+    if args.rule:
+        raise GammonError("--rule is for Battlegammon rollouts (--game battlegammon)")
+    args.position = args.position or "opening"
     start: Position | str = "opening" if args.position.lower() == "opening" else parse_position(args.position)
     common = {"trials": args.trials, "seed": args.seed, "threads": args.threads, "policy": args.policy}
     if args.truncate is not None:
@@ -91,16 +209,7 @@ def _rollout(args: argparse.Namespace) -> int:
         Console().print(table)
         return 0
     show = not args.json and console.is_terminal
-    with Progress(
-        TextColumn("[bold]rollout"),
-        BarColumn(),
-        TextColumn("{task.completed}/{task.total} trials"),
-        TextColumn("{task.fields[speed]}"),
-        TextColumn("{task.fields[equity]}"),
-        TimeElapsedColumn(),
-        console=console,
-        disable=not show,
-    ) as bar:
+    with _progress_bar(console, args.trials, show) as bar:
         task = bar.add_task("rollout", total=args.trials, speed="", equity="")
 
         def progress(r: RolloutResult) -> None:
@@ -144,6 +253,14 @@ def _rollout(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
+    if args.game == "battlegammon":
+        from gammon.play_battlegammon import play as play_battlegammon
+
+        if args.match or args.save:
+            raise GammonError("--match and --save are for backgammon; Battlegammon plays one game")
+        return play_battlegammon(args.seed, _rule_options(args))
+    if args.rule:
+        raise GammonError("--rule is for Battlegammon games (--game battlegammon)")
     from gammon.play import play
 
     if args.match < 0:
@@ -165,12 +282,22 @@ def build_parser() -> argparse.ArgumentParser:
 
     roll = sub.add_parser("rollout", help="roll a position out (Monte Carlo, cubeless)")
     roll.add_argument(
-        "position", nargs="?", default="opening", help="Position ID, PositionID:MatchID, XGID or 'opening'"
+        "position",
+        nargs="?",
+        default=None,
+        help="Position ID, PositionID:MatchID, XGID or 'opening' (default); for Battlegammon its "
+        "position ID or 'initial' (default)",
     )
+    roll.add_argument("--game", choices=GAMES, default="backgammon", help="the game (default backgammon)")
     roll.add_argument("--trials", type=int, default=1296, help="number of games (default 1296)")
     roll.add_argument("--seed", type=int, default=0, help="dice seed (default 0)")
     roll.add_argument("--threads", type=int, default=None, help="worker threads (default: every core)")
-    roll.add_argument("--policy", default="default", help="random, pubeval or default (the best built in)")
+    roll.add_argument(
+        "--policy",
+        default="default",
+        help="random, pubeval or default (the best built in); "
+        "for Battlegammon random, greedy, bot or default (the bot)",
+    )
     roll.add_argument("--truncate", type=int, default=None, help="stop each game after this many plies")
     roll.add_argument(
         "--max-std-error",
@@ -204,6 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --ray: trials per Ray task (default 1296)",
     )
     roll.add_argument("--json", action="store_true", help="machine-readable output")
+    roll.add_argument("--rule", action="append", metavar="NAME=VALUE", help=RULE_HELP)
     roll.set_defaults(run=_rollout)
 
     game = sub.add_parser(
@@ -214,6 +342,8 @@ def build_parser() -> argparse.ArgumentParser:
     game.add_argument("--match", type=int, default=0, metavar="N", help="play a match to N points")
     game.add_argument("--seed", type=int, default=None, help="seed of the dice and of the opponent")
     game.add_argument("--save", metavar="FILE", help="where to save the .mat record (default: dated name)")
+    game.add_argument("--game", choices=GAMES, default="backgammon", help="the game (default backgammon)")
+    game.add_argument("--rule", action="append", metavar="NAME=VALUE", help=RULE_HELP)
     game.set_defaults(run=_play)
     return parser
 

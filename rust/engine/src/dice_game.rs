@@ -6,6 +6,7 @@
 
 use crate::board::Position;
 use crate::dice::Dice;
+use crate::eval::Probabilities;
 use crate::moves::{legal_plays_into, Play};
 
 /// A two-player game where each turn one player rolls two dice and picks one of the legal plays.
@@ -31,6 +32,14 @@ pub trait DiceGame: Sync {
     /// The same position with the other player to roll, used when the opening roll decides who
     /// starts.
     fn pass_turn(&self, position: &Self::Position) -> Self::Position;
+
+    /// The certain outcome of a finished game worth `points` to the player to roll, as the five
+    /// probabilities a rollout averages. The default, [`Probabilities::from_points`], counts a
+    /// draw as half a win; a game with draws but no gammons may keep its draws apart (see
+    /// Battlegammon).
+    fn result_probabilities(&self, points: i8) -> Probabilities {
+        Probabilities::from_points(points)
+    }
 }
 
 /// Backgammon as a [`DiceGame`]: money-game results (single, gammon, backgammon), cubeless.

@@ -1,59 +1,34 @@
-//! Duels: two policies play many games of a two-player dice game on mirrored dice.
+//! Duels: two policies play many games of a [`DiceGame`] on mirrored dice.
 //!
 //! Each dice sequence is played twice with the seats swapped, so luck cancels out and the result
-//! measures the policies. Any game fits that implements [`DuelGame`]; a policy implements
-//! [`Policy`] for it. Pairs run in parallel, each from its own [`DiceStream`], so a duel gives
-//! the same result whatever the thread count.
+//! measures the policies. Any [`DiceGame`] fits, and any [`Policy`] for it plays: the same
+//! harness runs backgammon (points per game, cubeless: a gammon counts 2, a backgammon 3) and
+//! Battlegammon (1 a win, draws apart). Pairs run in parallel, each from its own
+//! [`DiceStream`], so a duel gives the same result whatever the thread count.
 //!
 //! ```
-//! use gammon_engine::battlegammon::{GreedyBot, RandomBot, Rules};
+//! use gammon_engine::battlegammon::{Battlegammon, GreedyBot, TurnPosition};
 //! use gammon_engine::duel::duel;
-//! let result = duel(&Rules::default(), |_| GreedyBot::new(), |seed| RandomBot::new(seed), 10, 1);
-//! assert_eq!(result.games, 20);
-//! assert!(result.score(0) > 0.5);
+//! use gammon_engine::eval::{PubevalPolicy, RandomPolicy};
+//! use gammon_engine::rollout::Start;
+//! use gammon_engine::{Backgammon, Position};
+//! let bg = duel(&Battlegammon::default(), Start::Position(TurnPosition::initial()), &GreedyBot, &RandomPolicy, 10, 1);
+//! assert_eq!(bg.games, 20);
+//! assert!(bg.score(0) > 0.5);
+//! let money = duel(&Backgammon, Start::Opening(Position::initial()), &PubevalPolicy, &RandomPolicy, 5, 1);
+//! assert_eq!(money.games, 10);
+//! assert!(money.points[0] + money.points[1] >= 10);
 //! ```
 
 use crate::dice::{Dice, DiceStream};
+use crate::dice_game::DiceGame;
+use crate::eval::Policy;
+use crate::rollout::{Start, OPENING_OUTCOMES};
 use rayon::prelude::*;
 
-/// How a game ended, by seat (0 or 1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DuelOutcome {
-    /// The player in `seat` won `points`.
-    Win {
-        /// The winning seat.
-        seat: usize,
-        /// Points won (1 where the game has no larger wins).
-        points: u32,
-    },
-    /// Nobody won.
-    Draw,
-}
-
-/// A two-player game driven by dice, as the duel harness sees it.
-pub trait DuelGame: Sync {
-    /// Everything that decides the rest of a game (position, turn counters, ...).
-    type State: Clone;
-    /// One legal play.
-    type Play: Clone;
-    /// The state before the first roll; may draw from `dice` (an opening roll, say).
-    fn start(&self, dice: &mut DiceStream) -> Self::State;
-    /// The seat (0 or 1) to play next.
-    fn seat_to_move(&self, state: &Self::State) -> usize;
-    /// The result once the game is over.
-    fn result(&self, state: &Self::State) -> Option<DuelOutcome>;
-    /// The legal plays of `dice`; never empty while [`DuelGame::result`] is `None` (a roll that
-    /// cannot be played is one play that passes).
-    fn legal_plays(&self, state: &Self::State, dice: Dice) -> Vec<Self::Play>;
-    /// The state after `play`, the turn passed on.
-    fn apply(&self, state: &Self::State, play: &Self::Play) -> Self::State;
-}
-
-/// A way of choosing plays.
-pub trait Policy<G: DuelGame> {
-    /// The index in `plays` (at least two of them) of the play to make.
-    fn choose(&mut self, game: &G, state: &G::State, dice: Dice, plays: &[G::Play]) -> usize;
-}
+/// Stream indices of the policies' own randomness, above any pair number: a policy drawing
+/// from the dice stream would change the dice of the rest of the game, and mirroring would fail.
+const POLICY_STREAMS: u64 = 1 << 61;
 
 /// The tally of a duel between policy 0 and policy 1.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -81,6 +56,11 @@ impl DuelResult {
         (p * (1.0 - p) / self.games.max(1) as f64).sqrt()
     }
 
+    /// Points won per game by policy 0, net of those it lost.
+    pub fn points_per_game(&self) -> f64 {
+        (self.points[0] as f64 - self.points[1] as f64) / self.games.max(1) as f64
+    }
+
     fn add(mut self, other: DuelResult) -> DuelResult {
         self.games += other.games;
         self.draws += other.draws;
@@ -90,64 +70,114 @@ impl DuelResult {
         }
         self
     }
+
+    fn record(&mut self, policy_points: [i8; 2]) {
+        self.games += 1;
+        match policy_points.iter().position(|&p| p > 0) {
+            Some(k) => {
+                self.wins[k] += 1;
+                self.points[k] += policy_points[k] as u64;
+            }
+            None => self.draws += 1,
+        }
+    }
 }
 
-/// Plays `pairs` pairs of games between the policies `make_a(seed)` (policy 0) and
-/// `make_b(seed)` (policy 1) on dice stream `pair` of `seed`: in the first game of a pair policy 0
-/// sits in seat 0, in the second in seat 1. The factories get a distinct seed for each game,
-/// for policies that roll their own dice.
-pub fn duel<G, A, B, FA, FB>(game: &G, make_a: FA, make_b: FB, pairs: u32, seed: u64) -> DuelResult
+/// Plays `pairs` pairs of games from `start` between policy 0 (`a`) and policy 1 (`b`), pair
+/// `p` on dice stream `p` of `seed`: in the first game of a pair policy 0 is the side `start`
+/// is seen from, in the second policy 1 is. Random choices of a policy come from a stream of its
+/// own for each game.
+pub fn duel<G, A, B>(game: &G, start: Start<G::Position>, a: &A, b: &B, pairs: u32, seed: u64) -> DuelResult
 where
-    G: DuelGame,
+    G: DiceGame,
     A: Policy<G>,
     B: Policy<G>,
-    FA: Fn(u64) -> A + Sync,
-    FB: Fn(u64) -> B + Sync,
 {
     (0..pairs as u64)
         .into_par_iter()
         .map(|pair| {
             let mut tally = DuelResult::default();
-            for swap in 0..2 {
-                let policy_seed = seed.rotate_left(32) ^ (pair * 2 + swap);
-                let mut a = make_a(policy_seed);
-                let mut b = make_b(policy_seed ^ 0x5555_5555);
-                let outcome = if swap == 0 {
-                    play_game(game, [&mut a, &mut b], DiceStream::new(seed, pair))
+            for swap in 0..2u64 {
+                let mut streams =
+                    [0, 1].map(|k| DiceStream::new(seed, POLICY_STREAMS | pair << 2 | swap << 1 | k));
+                let [stream_a, stream_b] = &mut streams;
+                let mut dice = DiceStream::new(seed, pair);
+                let points = if swap == 0 {
+                    let points = play_game(game, start, [a, b], &mut dice, [stream_a, stream_b]);
+                    [points, -points]
                 } else {
-                    play_game(game, [&mut b, &mut a], DiceStream::new(seed, pair))
+                    let points = play_game(game, start, [b, a], &mut dice, [stream_b, stream_a]);
+                    [-points, points]
                 };
-                tally.games += 1;
-                match outcome {
-                    DuelOutcome::Win { seat, points } => {
-                        let policy = seat ^ swap as usize;
-                        tally.wins[policy] += 1;
-                        tally.points[policy] += points as u64;
-                    }
-                    DuelOutcome::Draw => tally.draws += 1,
-                }
+                tally.record(points);
             }
             tally
         })
         .reduce(DuelResult::default, DuelResult::add)
 }
 
-/// One game with `seats[k]` playing seat `k`.
-pub fn play_game<G: DuelGame>(game: &G, seats: [&mut dyn Policy<G>; 2], mut dice: DiceStream) -> DuelOutcome {
-    let mut state = game.start(&mut dice);
-    loop {
-        if let Some(outcome) = game.result(&state) {
-            return outcome;
+/// One game from `start` with `seats[0]` playing the side `start` is seen from and `seats[1]`
+/// the other; returns the points seat 0 won (negative for a loss, 0 for a draw). Dice come from
+/// `dice`, each seat's random choices from its entry of `streams`.
+pub fn play_game<G: DiceGame>(
+    game: &G,
+    start: Start<G::Position>,
+    seats: [&dyn Policy<G>; 2],
+    dice: &mut DiceStream,
+    streams: [&mut DiceStream; 2],
+) -> i8 {
+    let mut plays = Vec::with_capacity(64);
+    let (mut position, mut opening) = match start {
+        Start::Position(p) => (p, None),
+        Start::Opening(p) => (p, Some(OPENING_OUTCOMES[dice.below(OPENING_OUTCOMES.len())])),
+    };
+    let mut on_roll = 0;
+    if let Some(outcome) = opening {
+        // As in a rollout: the outcome is (seat 0's die, seat 1's die) and the higher one moves.
+        if outcome / 6 < outcome % 6 {
+            position = game.pass_turn(&position);
+            on_roll = 1;
         }
-        let roll = dice.roll();
-        let plays = game.legal_plays(&state, roll);
-        assert!(!plays.is_empty(), "DuelGame::legal_plays gave no play for a game still running");
+    }
+    loop {
+        if let Some(points) = game.result(&position) {
+            return if on_roll == 0 { points } else { -points };
+        }
+        let roll = match opening.take() {
+            Some(outcome) => Dice::from_outcome(outcome),
+            None => dice.roll(),
+        };
+        game.legal_plays(&position, roll, &mut plays);
         let k = if plays.len() == 1 {
             0
         } else {
-            let seat = game.seat_to_move(&state);
-            seats[seat].choose(game, &state, roll, &plays).min(plays.len() - 1)
+            seats[on_roll].choose(game, &position, roll, &plays, streams[on_roll]).min(plays.len() - 1)
         };
-        state = game.apply(&state, &plays[k]);
+        position = game.after(&plays[k]);
+        on_roll = 1 - on_roll;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::{PubevalPolicy, RandomPolicy};
+    use crate::{Backgammon, Position};
+
+    #[test]
+    fn backgammon_duels_count_money_points_on_mirrored_dice() {
+        let opening = Start::Opening(Position::initial());
+        // The same policy on both sides: both games of a pair are the same game, seats swapped.
+        let even = duel(&Backgammon, opening, &PubevalPolicy, &PubevalPolicy, 20, 3);
+        assert_eq!((even.games, even.draws), (40, 0));
+        assert_eq!((even.wins[0], even.points[0]), (even.wins[1], even.points[1]));
+        // Every game is worth 1, 2 or 3 points to its winner.
+        let r = duel(&Backgammon, opening, &PubevalPolicy, &RandomPolicy, 20, 3);
+        assert_eq!(r.wins[0] + r.wins[1], 40);
+        for k in 0..2 {
+            assert!(r.points[k] >= r.wins[k] as u64 && r.points[k] <= 3 * r.wins[k] as u64);
+        }
+        assert!(r.points_per_game() > 0.5, "{r:?}");
+        assert_eq!(r, duel(&Backgammon, opening, &PubevalPolicy, &RandomPolicy, 20, 3));
     }
 }

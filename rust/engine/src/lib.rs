@@ -5,8 +5,10 @@
 //! [`eval`] (evaluators and policies, pubeval) and [`rollout`] (the rollout simulator, over the
 //! [`dice_game::DiceGame`] interface).
 //!
-//! The second game, Battlegammon, lives in [`battlegammon`]; [`duel`] pits policies of either
-//! game against each other on mirrored dice.
+//! The second game, Battlegammon, lives in [`battlegammon`]. Both games are a
+//! [`dice_game::DiceGame`] and their players an [`eval::Policy`]: the rollout driver and the duel
+//! harness of [`duel`] (policies against each other on mirrored dice) serve both, and a third
+//! game would need only its own module.
 //!
 //! Everything in backgammon is seen from the player on roll: a [`Position`] is "our" board, we
 //! move from 24 to 1, and [`Position::swapped`] hands the turn to the other side.

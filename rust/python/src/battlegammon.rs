@@ -10,6 +10,7 @@ use pyo3::types::PyDict;
 mod bot;
 mod game;
 mod position;
+mod rollout;
 
 pub use position::{BgPlay, BgPosition};
 
@@ -48,5 +49,5 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("BattlegammonPlay", py.get_type::<BgPlay>())?;
     m.add("BattlegammonGame", py.get_type::<game::BgGame>())?;
     m.add("BattlegammonBot", py.get_type::<bot::BgBot>())?;
-    Ok(())
+    rollout::register(m)
 }

@@ -4,7 +4,7 @@ use crate::errors::{GammonError, IntoPy};
 use crate::position::{dice, Play, Position};
 use gammon_engine::eval::BuiltinPolicy;
 use gammon_engine::rollout::{
-    merge, rollout_game, Moments, RolloutOptions, RolloutResult as EngineResult, RolloutSums, Start,
+    merge, rollout_game, Moments, Progress, RolloutOptions, RolloutResult as EngineResult, RolloutSums, Start,
 };
 use gammon_engine::{Backgammon, Position as EnginePosition};
 use pyo3::exceptions::PyKeyboardInterrupt;
@@ -254,15 +254,33 @@ fn rollout(
         max_std_error,
         cancel.clone(),
     );
-    // Errors raised by the callback (or Ctrl-C) stop the rollout and are re-raised afterwards,
-    // except KeyboardInterrupt, which returns the partial result.
+    let wrap = |py: Python<'_>, partial: EngineResult| {
+        Ok(RolloutResult { inner: partial }.into_pyobject(py)?.into_any().unbind())
+    };
+    let result = with_progress(py, progress.as_ref(), &cancel, wrap, |report| {
+        rollout_game(&Backgammon, start, &policy, &options, Some(report))
+    })?;
+    Ok(RolloutResult { inner: result.py_err()? })
+}
+
+/// Runs `run` with the GIL released, giving it a progress report that calls `progress` with
+/// each running result (made a Python object by `wrap`) and checks for Ctrl-C. An explicit `False`
+/// from the callback, an error it raises or Ctrl-C set `cancel`, which stops the rollout; the
+/// error is raised afterwards, except KeyboardInterrupt, which leaves the partial result.
+pub(crate) fn with_progress<T: Send>(
+    py: Python<'_>,
+    progress: Option<&PyObject>,
+    cancel: &AtomicBool,
+    wrap: fn(Python<'_>, EngineResult) -> PyResult<PyObject>,
+    run: impl FnOnce(Progress<'_>) -> T + Send,
+) -> PyResult<T> {
     let mut failure: Option<PyErr> = None;
     let result = py.allow_threads(|| {
         let mut on_batch = |partial: &EngineResult| {
             Python::with_gil(|py| {
-                let outcome = py.check_signals().and_then(|_| match &progress {
+                let outcome = py.check_signals().and_then(|_| match progress {
                     Some(callback) => {
-                        let answer = callback.call1(py, (RolloutResult { inner: partial.clone() },))?;
+                        let answer = callback.call1(py, (wrap(py, partial.clone())?,))?;
                         // Only an explicit False stops; a callback that returns None goes on.
                         Ok(!answer.bind(py).is(PyBool::new(py, false)))
                     }
@@ -278,14 +296,12 @@ fn rollout(
                 }
             })
         };
-        rollout_game(&Backgammon, start, &policy, &options, Some(&mut on_batch))
+        run(&mut on_batch)
     });
-    if let Some(e) = failure {
-        if !e.is_instance_of::<PyKeyboardInterrupt>(py) {
-            return Err(e);
-        }
+    match failure {
+        Some(e) if !e.is_instance_of::<PyKeyboardInterrupt>(py) => Err(e),
+        _ => Ok(result),
     }
-    Ok(RolloutResult { inner: result.py_err()? })
 }
 
 /// `rollout_plays(position, d1, d2, ...)`: every legal play rolled out, best first.

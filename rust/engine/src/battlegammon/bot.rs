@@ -1,12 +1,13 @@
 //! The bot: an expectimax search over the opponent's dice with the evaluation of [`super::eval`].
 
 use super::board::Position;
+use super::dice_game::{Battlegammon, TurnPlay, TurnPosition};
 use super::eval::{evaluate, Weights};
 use super::plays::{legal_plays, legal_plays_into, Play};
 use super::rules::Rules;
-use crate::dice::{Dice, ALL_ROLLS};
-use crate::duel::Policy;
+use crate::dice::{Dice, DiceStream, ALL_ROLLS};
 use crate::error::{Error, Result};
+use crate::eval::{Evaluator, Policy, Probabilities};
 
 /// A Battlegammon bot. At depth 2 (the default) it ranks its plays by the evaluation, and for the
 /// best `candidates` of them averages, over the opponent's 21 rolls, the evaluation after the
@@ -19,9 +20,9 @@ use crate::error::{Error, Result};
 ///
 /// | duel | won | lost | drawn | score |
 /// |---|---|---|---|---|
-/// | bot vs [`RandomBot`](super::RandomBot) | 1975 | 25 | 0 | 98.8% ± 0.2% |
+/// | bot vs [`RandomPolicy`](crate::eval::RandomPolicy) | 1977 | 23 | 0 | 98.9% ± 0.2% |
 /// | bot vs [`GreedyBot`](super::GreedyBot) | 1757 | 243 | 0 | 87.8% ± 0.7% |
-/// | greedy vs random (for scale) | 1917 | 83 | 0 | 95.9% ± 0.4% |
+/// | greedy vs random (for scale) | 1898 | 102 | 0 | 94.9% ± 0.5% |
 ///
 /// The bot vs greedy duel takes about a minute on one core.
 ///
@@ -122,12 +123,13 @@ impl Bot {
         Ok(ranked.into_iter().map(|(k, v)| (plays[k], v)).collect())
     }
 
-    /// The index of the bot's choice among `plays` (the legal plays of the side to move).
-    pub fn choose_among(&self, position: &Position, plays: &[Play]) -> usize {
+    /// The index of the bot's choice among `plays` (the legal plays of the side to move, as
+    /// [`Play`]s or as the [`TurnPlay`]s of [`Battlegammon`]).
+    pub fn choose_among<P: AsRef<Play>>(&self, position: &Position, plays: &[P]) -> usize {
         if plays.len() == 1 {
             return 0;
         }
-        if let Some(k) = plays.iter().position(Play::wins) {
+        if let Some(k) = plays.iter().position(|p| p.as_ref().wins()) {
             return k;
         }
         let ranked = self.static_ranking(position, plays);
@@ -137,7 +139,7 @@ impl Bot {
         let mut buffer = Vec::with_capacity(64);
         let mut best = (f64::NEG_INFINITY, ranked[0].0);
         for &(k, _) in ranked.iter().take(self.candidates) {
-            let value = self.expectation(&plays[k], &mut buffer);
+            let value = self.expectation(plays[k].as_ref(), &mut buffer);
             if value > best.0 {
                 best = (value, k);
             }
@@ -146,10 +148,11 @@ impl Bot {
     }
 
     /// Indices of `plays` with the mover's evaluated chance after each, best first (stable).
-    fn static_ranking(&self, position: &Position, plays: &[Play]) -> Vec<(usize, f64)> {
+    fn static_ranking<P: AsRef<Play>>(&self, position: &Position, plays: &[P]) -> Vec<(usize, f64)> {
         let me = position.turn();
         let mut ranked: Vec<(usize, f64)> = plays
             .iter()
+            .map(AsRef::as_ref)
             .enumerate()
             .map(|(k, p)| (k, if p.wins() { 1.0 } else { evaluate(&p.position, me, &self.weights) }))
             .collect();
@@ -177,8 +180,33 @@ impl Bot {
     }
 }
 
-impl Policy<Rules> for Bot {
-    fn choose(&mut self, _: &Rules, state: &(Position, u32), _: Dice, plays: &[Play]) -> usize {
-        self.choose_among(&state.0, plays)
+/// The bot as a rollout or duel policy. Build it with the rules of the [`Battlegammon`] it plays
+/// (its search generates the opponent's replies under its own rules).
+impl Policy<Battlegammon> for Bot {
+    fn choose(
+        &self,
+        _: &Battlegammon,
+        at: &TurnPosition,
+        _: Dice,
+        plays: &[TurnPlay],
+        _: &mut DiceStream,
+    ) -> usize {
+        self.choose_among(&at.position, plays)
+    }
+
+    fn evaluator(&self) -> Option<&dyn Evaluator<TurnPosition>> {
+        Some(self)
+    }
+
+    fn name(&self) -> &str {
+        "bot"
+    }
+}
+
+/// The bot's evaluation as the five probabilities: the chance of winning, no draws or gammons
+/// foreseen. It lets a rollout with the bot subtract the luck of each roll.
+impl Evaluator<TurnPosition> for Bot {
+    fn evaluate(&self, at: &TurnPosition) -> Probabilities {
+        Probabilities { win: Bot::evaluate(self, &at.position), ..Probabilities::default() }
     }
 }

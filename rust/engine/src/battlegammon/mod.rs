@@ -18,22 +18,26 @@
 
 mod board;
 mod bot;
+mod dice_game;
 mod display;
 mod eval;
 mod game;
 mod id;
 mod plays;
 mod policies;
+mod rollout;
 mod rules;
 mod side;
 mod stack;
 
 pub use board::Position;
 pub use bot::Bot;
+pub use dice_game::{Battlegammon, Chances, TurnPlay, TurnPosition};
 pub use eval::{evaluate, turns_to_win, Weights};
 pub use game::{outcome_of, Game, Outcome, Turn};
 pub use plays::{find_play, legal_plays, legal_plays_into, Move, Play};
-pub use policies::{GreedyBot, RandomBot};
+pub use policies::{BuiltinPolicy, GreedyBot};
+pub use rollout::rollout;
 pub use rules::Rules;
 pub use side::{Side, COLOUR_TO_WIN, FIELDS, GOAL_TO_WIN, TOKENS};
 pub use stack::Stack;

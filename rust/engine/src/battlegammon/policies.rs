@@ -1,66 +1,15 @@
-//! Simple policies and the duel adapter: Battlegammon under a set of [`Rules`] is a [`DuelGame`].
+//! The greedy policy and the Battlegammon policies by name. The uniform random policy is the
+//! generic [`RandomPolicy`], which serves every [`crate::DiceGame`].
 
 use super::board::Position;
-use super::game::{outcome_of, Outcome};
-use super::plays::{legal_plays, Play};
+use super::bot::Bot;
+use super::dice_game::{Battlegammon, TurnPlay, TurnPosition};
+use super::plays::Play;
 use super::rules::Rules;
 use super::side::Side;
 use crate::dice::{Dice, DiceStream};
-use crate::duel::{DuelGame, DuelOutcome, Policy};
-
-/// A game in a duel: the position and the turns played. Seat `k` is `Side::BOTH[k]` (White 0,
-/// Black 1); Black moves first.
-impl DuelGame for Rules {
-    type State = (Position, u32);
-    type Play = Play;
-
-    fn start(&self, _: &mut DiceStream) -> (Position, u32) {
-        (Position::initial(), 0)
-    }
-
-    fn seat_to_move(&self, state: &(Position, u32)) -> usize {
-        state.0.turn().index()
-    }
-
-    fn result(&self, state: &(Position, u32)) -> Option<DuelOutcome> {
-        outcome_of(&state.0, state.1, self).map(|outcome| match outcome {
-            Outcome::Win(side) => DuelOutcome::Win { seat: side.index(), points: 1 },
-            Outcome::Draw => DuelOutcome::Draw,
-        })
-    }
-
-    fn legal_plays(&self, state: &(Position, u32), dice: Dice) -> Vec<Play> {
-        legal_plays(&state.0, dice, self)
-    }
-
-    fn apply(&self, state: &(Position, u32), play: &Play) -> (Position, u32) {
-        (play.position, state.1 + 1)
-    }
-}
-
-/// Picks a legal play uniformly at random.
-#[derive(Clone, Debug)]
-pub struct RandomBot {
-    dice: DiceStream,
-}
-
-impl RandomBot {
-    /// A random policy drawing from stream 0 of `seed`.
-    pub fn new(seed: u64) -> RandomBot {
-        RandomBot { dice: DiceStream::new(seed, 0) }
-    }
-
-    /// One of `plays` (not empty), uniformly.
-    pub fn pick(&mut self, plays: &[Play]) -> usize {
-        self.dice.below(plays.len())
-    }
-}
-
-impl Policy<Rules> for RandomBot {
-    fn choose(&mut self, _: &Rules, _: &(Position, u32), _: Dice, plays: &[Play]) -> usize {
-        self.pick(plays)
-    }
-}
+use crate::error::{Error, Result};
+use crate::eval::{Evaluator, Policy, RandomPolicy};
 
 /// The one-ply greedy heuristic: a winning play if there is one, else the play that leaves the
 /// most tokens on the opponent's colour (a finished token counting once more), then the most
@@ -83,11 +32,12 @@ impl GreedyBot {
         across * 1000 - position.pips(side) as i64
     }
 
-    /// The index of the greedy choice among `plays` (not empty) of the side to move in `position`.
-    pub fn pick(&self, position: &Position, plays: &[Play]) -> usize {
+    /// The index of the greedy choice among `plays` (not empty; [`Play`]s or [`TurnPlay`]s) of the
+    /// side to move in `position`.
+    pub fn pick<P: AsRef<Play>>(&self, position: &Position, plays: &[P]) -> usize {
         let side = position.turn();
         let mut best = (i64::MIN, 0);
-        for (k, play) in plays.iter().enumerate() {
+        for (k, play) in plays.iter().map(AsRef::as_ref).enumerate() {
             let score = GreedyBot::score(&play.position, side, play.wins());
             if score > best.0 {
                 best = (score, k);
@@ -97,8 +47,84 @@ impl GreedyBot {
     }
 }
 
-impl Policy<Rules> for GreedyBot {
-    fn choose(&mut self, _: &Rules, state: &(Position, u32), _: Dice, plays: &[Play]) -> usize {
-        self.pick(&state.0, plays)
+impl Policy<Battlegammon> for GreedyBot {
+    fn choose(
+        &self,
+        _: &Battlegammon,
+        at: &TurnPosition,
+        _: Dice,
+        plays: &[TurnPlay],
+        _: &mut DiceStream,
+    ) -> usize {
+        self.pick(&at.position, plays)
+    }
+
+    fn name(&self) -> &str {
+        "greedy"
+    }
+}
+
+/// The Battlegammon policies chosen by name, as the Python API's `policy=` argument does.
+///
+/// ```
+/// use gammon_engine::battlegammon::{BuiltinPolicy, Rules};
+/// let rules = Rules::default();
+/// assert!(matches!(BuiltinPolicy::from_name("default", &rules).unwrap(), BuiltinPolicy::Bot(_)));
+/// assert!(BuiltinPolicy::from_name("pubeval", &rules).is_err());
+/// ```
+#[derive(Clone, Debug)]
+pub enum BuiltinPolicy {
+    /// [`RandomPolicy`]: uniform among the legal plays.
+    Random,
+    /// [`GreedyBot`].
+    Greedy,
+    /// The expectimax [`Bot`] at its default depth, playing under the given rules.
+    Bot(Bot),
+}
+
+impl BuiltinPolicy {
+    /// `"random"`, `"greedy"`, `"bot"`, or `"default"` (the bot, the strongest), the bot playing
+    /// under `rules`.
+    pub fn from_name(name: &str, rules: &Rules) -> Result<BuiltinPolicy> {
+        match name {
+            "random" => Ok(BuiltinPolicy::Random),
+            "greedy" => Ok(BuiltinPolicy::Greedy),
+            "bot" | "default" => Ok(BuiltinPolicy::Bot(Bot::with_rules(*rules)?)),
+            _ => Err(Error::InvalidArgument(format!(
+                "unknown Battlegammon policy {name:?}: expected \"random\", \"greedy\", \"bot\" or \"default\""
+            ))),
+        }
+    }
+}
+
+impl Policy<Battlegammon> for BuiltinPolicy {
+    fn choose(
+        &self,
+        game: &Battlegammon,
+        at: &TurnPosition,
+        dice: Dice,
+        plays: &[TurnPlay],
+        stream: &mut DiceStream,
+    ) -> usize {
+        match self {
+            BuiltinPolicy::Random => RandomPolicy.choose(game, at, dice, plays, stream),
+            BuiltinPolicy::Greedy => GreedyBot.choose(game, at, dice, plays, stream),
+            BuiltinPolicy::Bot(bot) => bot.choose(game, at, dice, plays, stream),
+        }
+    }
+
+    fn evaluator(&self) -> Option<&dyn Evaluator<TurnPosition>> {
+        match self {
+            BuiltinPolicy::Bot(bot) => Some(bot),
+            _ => None,
+        }
+    }
+
+    fn name(&self) -> &str {
+        match self {
+            BuiltinPolicy::Random => "random",
+            BuiltinPolicy::Greedy => "greedy",
+            BuiltinPolicy::Bot(_) => "bot",
+        }
     }
 }

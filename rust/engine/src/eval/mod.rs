@@ -58,7 +58,7 @@ pub fn value_after<G: DiceGame>(
 ) -> Probabilities {
     let next = game.after(play);
     match game.result(&next) {
-        Some(points) => Probabilities::from_points(-points),
+        Some(points) => game.result_probabilities(-points),
         None => evaluator.evaluate(&next).flipped(),
     }
 }

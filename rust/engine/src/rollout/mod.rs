@@ -31,6 +31,7 @@ mod trial;
 
 pub use driver::{rollout_game, Progress};
 pub use plays::{rollout_game_plays, rollout_plays, PlayRollout};
+pub(crate) use schedule::OPENING_OUTCOMES;
 pub use stats::{merge, Moments, RolloutResult, RolloutSums, SCALE};
 
 use crate::board::Position;

@@ -63,7 +63,7 @@ impl<G: DiceGame> Worker<G> {
         let mut ply = 0u32;
         let outcome = loop {
             if let Some(points) = game.result(&position) {
-                break Probabilities::from_points(points);
+                break game.result_probabilities(points);
             }
             if setup.truncate == Some(ply) {
                 if let Some(evaluator) = setup.evaluator {

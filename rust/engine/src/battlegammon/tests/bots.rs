@@ -2,8 +2,22 @@
 
 use super::wins::{seven_across, two_in_the_goal};
 use super::*;
-use crate::battlegammon::{evaluate, Bot, GreedyBot, RandomBot, Rules, Weights};
-use crate::duel::duel;
+use crate::battlegammon::{evaluate, Battlegammon, Bot, GreedyBot, TurnPosition, Weights};
+use crate::dice::DiceStream;
+use crate::dice_game::DiceGame;
+use crate::duel::{duel, DuelResult};
+use crate::eval::{Policy, RandomPolicy};
+use crate::rollout::Start;
+
+/// A duel of `pairs` pairs of Battlegammon games from the initial position, default rules.
+fn duel_from_initial<A: Policy<Battlegammon>, B: Policy<Battlegammon>>(
+    a: &A,
+    b: &B,
+    pairs: u32,
+    seed: u64,
+) -> DuelResult {
+    duel(&Battlegammon::default(), Start::Position(TurnPosition::initial()), a, b, pairs, seed)
+}
 
 #[test]
 fn the_bot_takes_a_win() {
@@ -45,27 +59,33 @@ fn greedy_brings_tokens_over_first() {
     let p = super::turn_rules::must_use();
     let plays = p.legal_plays(dice(4, 1));
     assert_eq!(plays[GreedyBot::new().pick(&p, &plays)].move_pairs(), [(10, 14), (9, 10)]);
-    let mut random = RandomBot::new(3);
-    assert!(random.pick(&plays) < plays.len());
+    // The same choice through the policy interface, on the plays as the game lists them.
+    let (game, at) = (Battlegammon::default(), TurnPosition::new(p));
+    let mut listed = Vec::new();
+    game.legal_plays(&at, dice(4, 1), &mut listed);
+    assert_eq!(listed.iter().map(|t| t.play).collect::<Vec<_>>(), plays);
+    let mut stream = DiceStream::new(3, 0);
+    assert_eq!(GreedyBot.choose(&game, &at, dice(4, 1), &listed, &mut stream), GreedyBot.pick(&p, &plays));
+    assert!(RandomPolicy.choose(&game, &at, dice(4, 1), &listed, &mut stream) < plays.len());
 }
 
 #[test]
 fn a_policy_against_itself_on_mirrored_dice_wins_exactly_half() {
     // Both games of a pair see the same dice and the same deterministic choices, seats swapped:
     // each policy wins one of the two.
-    let result = duel(&Rules::default(), |_| GreedyBot::new(), |_| GreedyBot::new(), 30, 9);
-    assert_eq!((result.games, result.wins, result.draws), (60, [30, 30], 0));
-    assert_eq!(duel(&Rules::default(), |_| GreedyBot::new(), RandomBot::new, 20, 4), {
-        duel(&Rules::default(), |_| GreedyBot::new(), RandomBot::new, 20, 4)
-    });
+    let result = duel_from_initial(&GreedyBot, &GreedyBot, 30, 9);
+    assert_eq!((result.games, result.wins, result.draws, result.points), (60, [30, 30], 0, [30, 30]));
+    assert_eq!(
+        duel_from_initial(&GreedyBot, &RandomPolicy, 20, 4),
+        duel_from_initial(&GreedyBot, &RandomPolicy, 20, 4)
+    );
 }
 
 #[test]
 fn the_bot_beats_random_and_greedy_in_a_short_duel() {
     // The full 2,000-game duels are the example battlegammon_duel; these are small samples.
-    let rules = Rules::default();
-    let vs_random = duel(&rules, |_| Bot::new(), RandomBot::new, 20, 77);
+    let vs_random = duel_from_initial(&Bot::new(), &RandomPolicy, 20, 77);
     assert!(vs_random.score(0) >= 0.9, "{vs_random:?}");
-    let vs_greedy = duel(&rules, |_| Bot::new(), |_| GreedyBot::new(), 50, 77);
+    let vs_greedy = duel_from_initial(&Bot::new(), &GreedyBot, 50, 77);
     assert!(vs_greedy.score(0) >= 0.7, "{vs_greedy:?}");
 }

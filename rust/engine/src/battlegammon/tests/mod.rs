@@ -6,6 +6,7 @@ mod game;
 mod ids;
 mod options;
 mod properties;
+mod rollouts;
 mod turn_rules;
 mod wins;
 

@@ -1,0 +1,139 @@
+//! Battlegammon rollouts: `rollout` and its `RolloutResult` (win, lose and draw chances).
+
+use super::position::BgPosition;
+use crate::errors::IntoPy;
+use crate::rollout::with_progress;
+use gammon_engine::battlegammon::{rollout as engine_rollout, Battlegammon, BuiltinPolicy, Chances};
+use gammon_engine::rollout::{RolloutOptions, RolloutResult as EngineResult};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// The result of a Battlegammon rollout, from the view of the side to move in the rolled-out
+/// position: the chances of a win, a loss and a draw, and `equity = win - lose`.
+#[pyclass(name = "RolloutResult", module = "gammon.battlegammon", frozen)]
+#[derive(Clone)]
+pub struct BgRolloutResult {
+    inner: EngineResult,
+}
+
+impl BgRolloutResult {
+    fn chances(&self) -> Chances {
+        Chances::of(&self.inner)
+    }
+}
+
+#[pymethods]
+impl BgRolloutResult {
+    /// Probability of winning.
+    #[getter]
+    fn win(&self) -> f64 {
+        self.chances().win
+    }
+    /// Probability of losing.
+    #[getter]
+    fn lose(&self) -> f64 {
+        self.chances().lose
+    }
+    /// Probability of a draw (the turn cap).
+    #[getter]
+    fn draw(&self) -> f64 {
+        self.chances().draw
+    }
+    /// `win - lose`.
+    #[getter]
+    fn equity(&self) -> f64 {
+        self.inner.equity
+    }
+    /// Standard error of the equity (after variance reduction when it was applied).
+    #[getter]
+    fn std_error(&self) -> f64 {
+        self.inner.equity_std_error
+    }
+    /// Trials run.
+    #[getter]
+    fn trials(&self) -> u64 {
+        self.inner.trials
+    }
+    /// Index of the first trial (trials `first_trial .. first_trial + trials` of the seed).
+    #[getter]
+    fn first_trial(&self) -> u64 {
+        self.inner.first_trial
+    }
+    /// The seed of the dice.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.inner.seed
+    }
+    /// Wall-clock seconds.
+    #[getter]
+    fn seconds(&self) -> f64 {
+        self.inner.seconds
+    }
+    /// Stopped early by cancellation (Ctrl-C or a progress callback returning False).
+    #[getter]
+    fn cancelled(&self) -> bool {
+        self.inner.cancelled
+    }
+    /// Whether the luck of each roll was subtracted (with the bot's evaluation).
+    #[getter]
+    fn variance_reduction(&self) -> bool {
+        self.inner.variance_reduction
+    }
+    /// A description of what was rolled out and how.
+    #[getter]
+    fn setup(&self) -> &str {
+        &self.inner.setup
+    }
+
+    fn __repr__(&self) -> String {
+        let c = self.chances();
+        format!(
+            "RolloutResult(equity={:+.4} ± {:.4}, win={:.4}, lose={:.4}, draw={:.4}, trials={})",
+            self.inner.equity, self.inner.equity_std_error, c.win, c.lose, c.draw, self.inner.trials
+        )
+    }
+}
+
+/// `battlegammon_rollout(position, ...)`; see `gammon.battlegammon.rollout` for the documentation.
+#[pyfunction]
+#[pyo3(signature = (position, trials=1296, seed=0, threads=None, policy="default", first_trial=0,
+                    progress=None, **rule_options))]
+#[allow(clippy::too_many_arguments)]
+fn battlegammon_rollout(
+    py: Python<'_>,
+    position: BgPosition,
+    trials: u64,
+    seed: u64,
+    threads: Option<usize>,
+    policy: &str,
+    first_trial: u64,
+    progress: Option<PyObject>,
+    rule_options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<BgRolloutResult> {
+    let game = Battlegammon::new(super::rules(rule_options)?).py_err()?;
+    let policy = BuiltinPolicy::from_name(policy, game.rules()).py_err()?;
+    let cancel = Arc::new(AtomicBool::new(false));
+    let options = RolloutOptions {
+        trials,
+        seed,
+        threads,
+        first_trial,
+        cancel: Some(cancel.clone()),
+        ..RolloutOptions::default()
+    };
+    let wrap = |py: Python<'_>, partial: EngineResult| {
+        Ok(BgRolloutResult { inner: partial }.into_pyobject(py)?.into_any().unbind())
+    };
+    let result = with_progress(py, progress.as_ref(), &cancel, wrap, |report| {
+        engine_rollout(&game, &position.inner, &policy, &options, Some(report))
+    })?;
+    Ok(BgRolloutResult { inner: result.py_err()? })
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("BattlegammonRolloutResult", m.py().get_type::<BgRolloutResult>())?;
+    m.add_function(wrap_pyfunction!(battlegammon_rollout, m)?)?;
+    Ok(())
+}
