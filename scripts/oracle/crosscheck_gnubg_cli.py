@@ -26,7 +26,6 @@ sys.path.insert(0, HERE)
 FIXTURES = os.path.join(HERE, "..", "..", "tests", "fixtures")
 
 import gnubg  # noqa: E402  (provided by the gnubg program)
-
 from oracle_common import decode_id, encode_id  # noqa: E402
 
 
@@ -86,8 +85,10 @@ def main():
                 checked += 1
                 if not ok:
                     bad += 1
-                    print("DIFF %s %s %d-%d: gnubg program gives %d results"
-                          % (name, row["position_id"], d1, d2, len(got)))
+                    print(
+                        "DIFF %s %s %d-%d: gnubg program gives %d results"
+                        % (name, row["position_id"], d1, d2, len(got))
+                    )
     print("gnubg program cross-check: %d rows checked, %d differ" % (checked, bad))
 
 

@@ -35,10 +35,17 @@ import sys
 from collections import Counter
 
 import gnubg_nn
-
 from oracle_common import (
-    all_home, board_tuple, decode_id, encode_id, has_contact, key_to_board,
-    on_board, pips, reference_results, swap,
+    all_home,
+    board_tuple,
+    decode_id,
+    encode_id,
+    has_contact,
+    key_to_board,
+    on_board,
+    pips,
+    reference_results,
+    swap,
 )
 
 SEED = 20240517
@@ -55,6 +62,7 @@ FIXTURES = os.path.join(REPO_ROOT, "tests", "fixtures")
 # ---------------------------------------------------------------------------
 # gnubg oracle
 # ---------------------------------------------------------------------------
+
 
 def gnubg_results(board, d1, d2):
     """Ask gnubg for the legal plays.
@@ -103,8 +111,9 @@ def check_record(board, pid, d1, d2, results, used):
         else:
             ok = 0 < drop <= dice_total
         if not ok:
-            raise AssertionError("pip drop %d inconsistent with %d-%d (%d dice) in %s -> %s"
-                                 % (drop, d1, d2, used, pid, rid))
+            raise AssertionError(
+                "pip drop %d inconsistent with %d-%d (%d dice) in %s -> %s" % (drop, d1, d2, used, pid, rid)
+            )
         # opponent: same number of checkers, only changes are hits to the bar
         if on_board(ropp) != on_board(opp):
             raise AssertionError("opponent checker count changed in %s" % rid)
@@ -123,8 +132,7 @@ def tags_for(board, d1, d2, results, used):
     tags = set()
     if me[24]:
         tags.add("bar")
-    if all_home(me) and on_board(me) > 0 and any(
-            on_board(rb[1]) < on_board(me) for rb in results.values()):
+    if all_home(me) and on_board(me) > 0 and any(on_board(rb[1]) < on_board(me) for rb in results.values()):
         tags.add("bearoff")
     if used == 0:
         tags.add("blocked")
@@ -151,8 +159,10 @@ def analyse(board, d1, d2, stats):
     got = {board_tuple(rb) for rb in results.values()}
     if got != ref or ref_used != used:
         stats["reference_mismatch"] += 1
-        raise Mismatch("%s %d-%d: gnubg %d results/%d dice, reference %d results/%d dice"
-                       % (pid, d1, d2, len(got), used, len(ref), ref_used))
+        raise Mismatch(
+            "%s %d-%d: gnubg %d results/%d dice, reference %d results/%d dice"
+            % (pid, d1, d2, len(got), used, len(ref), ref_used)
+        )
     # gnubg's own classifier agrees with our contact test
     cls = gnubg_nn.classify(board)
     if (cls in (gnubg_nn.c_contact, gnubg_nn.c_crashed)) != has_contact(board):
@@ -170,6 +180,7 @@ def analyse(board, d1, d2, stats):
 # ---------------------------------------------------------------------------
 # Self-play
 # ---------------------------------------------------------------------------
+
 
 def roll(rng, first=False):
     while True:
@@ -247,10 +258,27 @@ def select(records, rng, target, quota):
 # ---------------------------------------------------------------------------
 
 SPEC_OPENING = {
-    (1, 1): 42, (2, 1): 15, (2, 2): 75, (3, 1): 16, (3, 2): 17, (3, 3): 73,
-    (4, 1): 14, (4, 2): 18, (4, 3): 17, (4, 4): 52, (5, 1): 8, (5, 2): 8,
-    (5, 3): 9, (5, 4): 9, (5, 5): 4, (6, 1): 10, (6, 2): 14, (6, 3): 14,
-    (6, 4): 14, (6, 5): 7, (6, 6): 11,
+    (1, 1): 42,
+    (2, 1): 15,
+    (2, 2): 75,
+    (3, 1): 16,
+    (3, 2): 17,
+    (3, 3): 73,
+    (4, 1): 14,
+    (4, 2): 18,
+    (4, 3): 17,
+    (4, 4): 52,
+    (5, 1): 8,
+    (5, 2): 8,
+    (5, 3): 9,
+    (5, 4): 9,
+    (5, 5): 4,
+    (6, 1): 10,
+    (6, 2): 14,
+    (6, 3): 14,
+    (6, 4): 14,
+    (6, 5): 7,
+    (6, 6): 11,
 }
 
 
@@ -273,28 +301,87 @@ def make_board(me, opp_own=None, opp_mover=None):
 
 # (dice, mover, opponent (own numbering), opponent (mover numbering), expected, note)
 EDGE_CASES = [
-    ((1, 2), {1: 1, 2: 1}, {}, {}, 2,
-     "PERL: bear-off 1-2 with 1:1 2:1: 2/off 1/off, or 2/1/off leaving one on the 1-point"),
-    ((6, 5), {1: 1, 2: 1}, {}, {}, 1,
-     "PERL: bear-off 5-6 with 1:1 2:1: higher dice bear off both from lower points"),
-    ((1, 1), {24: 2}, {}, {}, 3,
-     "PERL: 1-1 with 24:2: 24/20, 24/21 24/23, 24/22(2)"),
-    ((6, 5), {24: 1}, {7: 1}, {}, 2,
-     "PERL: 5-6 with 24:1, opponent blot on its 7 (mover's 18): 24/18*/13 or 24/13 via 19"),
-    ((6, 5), {24: 1}, {7: 2}, {}, 1,
-     "PERL: 5-6 with 24:1, opponent point on its 7 (mover's 18): only 24/19/13"),
-    ((6, 6), {24: 1}, {7: 2}, {}, 0,
-     "PERL: 6-6 with 24:1, opponent point on its 7 (mover's 18): no legal play"),
-    ((6, 5), {25: 1}, {6: 1}, {}, 2,
-     "PERL: 5-6 from the bar, opponent blot on its 6 (mover's 19): bar/19*/14 or bar/20/14"),
-    ((4, 3), {25: 1, 6: 1}, {1: 2, 2: 2, 5: 2, 6: 2, 7: 2, 23: 2}, {}, 1,
-     "PERL: 3-4 with bar:1 6:1 against opponent points 1 2 5 6 7 23 (own numbering): only bar/21 6/3"),
-    ((2, 2), {4: 1, 3: 1, 2: 4}, {}, {22: 2}, 4,
-     "WILDBG: 2-2 bear-off with 4:1 3:1 2:4, opponent point on mover's 22"),
-    ((3, 3), {10: 4}, {}, {22: 1, 4: 2}, 1,
-     "WILDBG: 3-3 with 10:4, opponent on mover's 22 (1) and 4 (2): only 10/7(4)"),
-    ((3, 3), {25: 2}, {}, {22: 1, 19: 2}, 1,
-     "WILDBG: 3-3 with bar:2, opponent on mover's 22 (1) and 19 (2): bar/22*(2), rest forfeited"),
+    (
+        (1, 2),
+        {1: 1, 2: 1},
+        {},
+        {},
+        2,
+        "PERL: bear-off 1-2 with 1:1 2:1: 2/off 1/off, or 2/1/off leaving one on the 1-point",
+    ),
+    (
+        (6, 5),
+        {1: 1, 2: 1},
+        {},
+        {},
+        1,
+        "PERL: bear-off 5-6 with 1:1 2:1: higher dice bear off both from lower points",
+    ),
+    ((1, 1), {24: 2}, {}, {}, 3, "PERL: 1-1 with 24:2: 24/20, 24/21 24/23, 24/22(2)"),
+    (
+        (6, 5),
+        {24: 1},
+        {7: 1},
+        {},
+        2,
+        "PERL: 5-6 with 24:1, opponent blot on its 7 (mover's 18): 24/18*/13 or 24/13 via 19",
+    ),
+    (
+        (6, 5),
+        {24: 1},
+        {7: 2},
+        {},
+        1,
+        "PERL: 5-6 with 24:1, opponent point on its 7 (mover's 18): only 24/19/13",
+    ),
+    (
+        (6, 6),
+        {24: 1},
+        {7: 2},
+        {},
+        0,
+        "PERL: 6-6 with 24:1, opponent point on its 7 (mover's 18): no legal play",
+    ),
+    (
+        (6, 5),
+        {25: 1},
+        {6: 1},
+        {},
+        2,
+        "PERL: 5-6 from the bar, opponent blot on its 6 (mover's 19): bar/19*/14 or bar/20/14",
+    ),
+    (
+        (4, 3),
+        {25: 1, 6: 1},
+        {1: 2, 2: 2, 5: 2, 6: 2, 7: 2, 23: 2},
+        {},
+        1,
+        "PERL: 3-4 with bar:1 6:1 against opponent points 1 2 5 6 7 23 (own numbering): only bar/21 6/3",
+    ),
+    (
+        (2, 2),
+        {4: 1, 3: 1, 2: 4},
+        {},
+        {22: 2},
+        4,
+        "WILDBG: 2-2 bear-off with 4:1 3:1 2:4, opponent point on mover's 22",
+    ),
+    (
+        (3, 3),
+        {10: 4},
+        {},
+        {22: 1, 4: 2},
+        1,
+        "WILDBG: 3-3 with 10:4, opponent on mover's 22 (1) and 4 (2): only 10/7(4)",
+    ),
+    (
+        (3, 3),
+        {25: 2},
+        {},
+        {22: 1, 19: 2},
+        1,
+        "WILDBG: 3-3 with bar:2, opponent on mover's 22 (1) and 19 (2): bar/22*(2), rest forfeited",
+    ),
 ]
 
 
@@ -306,11 +393,18 @@ def build_edge_cases(stats):
         n = len(rec["_results"])
         blocked = "blocked" in rec["tags"].split()
         got = 0 if blocked else n
-        rows.append({
-            "position_id": rec["position_id"], "d1": d1, "d2": d2,
-            "results": rec["results"], "tags": rec["tags"],
-            "expected_count": expected, "gnubg_count": got, "note": note,
-        })
+        rows.append(
+            {
+                "position_id": rec["position_id"],
+                "d1": d1,
+                "d2": d2,
+                "results": rec["results"],
+                "tags": rec["tags"],
+                "expected_count": expected,
+                "gnubg_count": got,
+                "note": note,
+            }
+        )
     return rows
 
 
@@ -320,13 +414,20 @@ def build_opening(stats):
     for d1 in range(1, 7):
         for d2 in range(1, d1 + 1):
             rec = analyse(board, d1, d2, stats)
-            rows.append({"position_id": OPENING_ID, "d1": d1, "d2": d2,
-                         "count": len(rec["_results"]),
-                         "formats_md_count": SPEC_OPENING[(d1, d2)]})
+            rows.append(
+                {
+                    "position_id": OPENING_ID,
+                    "d1": d1,
+                    "d2": d2,
+                    "count": len(rec["_results"]),
+                    "formats_md_count": SPEC_OPENING[(d1, d2)],
+                }
+            )
     return rows
 
 
 # ---------------------------------------------------------------------------
+
 
 def write_csv(path, fields, rows):
     with open(path, "w", newline="") as fh:
@@ -349,33 +450,43 @@ def main(argv=None):
     os.makedirs(args.out, exist_ok=True)
 
     opening = build_opening(stats)
-    write_csv(os.path.join(args.out, "opening_counts.csv"),
-              ["position_id", "d1", "d2", "count", "formats_md_count"], opening)
+    write_csv(
+        os.path.join(args.out, "opening_counts.csv"),
+        ["position_id", "d1", "d2", "count", "formats_md_count"],
+        opening,
+    )
     bad = [r for r in opening if r["count"] != r["formats_md_count"]]
-    print("opening: total %d distinct plays, %d rolls disagree with formats.md"
-          % (sum(r["count"] for r in opening), len(bad)))
+    print(
+        "opening: total %d distinct plays, %d rolls disagree with formats.md"
+        % (sum(r["count"] for r in opening), len(bad))
+    )
     for r in bad:
         print("  %d-%d gnubg %d formats.md %d" % (r["d1"], r["d2"], r["count"], r["formats_md_count"]))
 
     edges = build_edge_cases(stats)
-    write_csv(os.path.join(args.out, "edge_cases.csv"),
-              ["position_id", "d1", "d2", "results", "tags", "expected_count", "gnubg_count", "note"],
-              edges)
+    write_csv(
+        os.path.join(args.out, "edge_cases.csv"),
+        ["position_id", "d1", "d2", "results", "tags", "expected_count", "gnubg_count", "note"],
+        edges,
+    )
     for r in edges:
         flag = "ok " if r["expected_count"] == r["gnubg_count"] else "DIFF"
-        print("edge %s %s %d-%d expected %d gnubg %d" % (
-            flag, r["position_id"], r["d1"], r["d2"], r["expected_count"], r["gnubg_count"]))
+        print(
+            "edge %s %s %d-%d expected %d gnubg %d"
+            % (flag, r["position_id"], r["d1"], r["d2"], r["expected_count"], r["gnubg_count"])
+        )
 
     rng = random.Random(args.seed)
     records = play_games(rng, args.games, stats)
     chosen = select(records, rng, args.records, args.quota)
     rows = [records[k] for k in chosen]
-    write_csv(os.path.join(args.out, "legal_plays.csv"),
-              ["position_id", "d1", "d2", "results", "tags"], rows)
+    write_csv(os.path.join(args.out, "legal_plays.csv"), ["position_id", "d1", "d2", "results", "tags"], rows)
 
     tag_count = Counter(t for r in rows for t in r["tags"].split())
-    print("games %d, moves %d, distinct records %d, written %d"
-          % (stats["games"], stats["moves"], len(records), len(rows)))
+    print(
+        "games %d, moves %d, distinct records %d, written %d"
+        % (stats["games"], stats["moves"], len(records), len(rows))
+    )
     print("tags: " + ", ".join("%s=%d" % (t, tag_count[t]) for t in TAG_ORDER))
     print("reference generator mismatches: %d" % stats["reference_mismatch"])
     return 0

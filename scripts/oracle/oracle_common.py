@@ -7,10 +7,10 @@ Board layout: ``[opp, me]``, two lists of 25 checker counts.  Index ``i``
 
 import base64
 
-
 # ---------------------------------------------------------------------------
 # Our own Position ID codec (formats.md section 1.1), used to cross-check gnubg.
 # ---------------------------------------------------------------------------
+
 
 def encode_id(board) -> str:
     """Position ID of ``board`` = [first-encoded player, second-encoded player]."""
@@ -58,6 +58,7 @@ def key_to_board(key: str):
 # Small board utilities (board = [opp, me], owner's own numbering)
 # ---------------------------------------------------------------------------
 
+
 def pips(side) -> int:
     return sum((i + 1) * n for i, n in enumerate(side))
 
@@ -96,6 +97,7 @@ def swap(board):
 # used only to cross-check gnubg's answers.
 # ---------------------------------------------------------------------------
 
+
 def _single_steps(pos, d):
     opp, me = pos
     out = []
@@ -103,10 +105,13 @@ def _single_steps(pos, d):
         dest = 24 - d  # mover's point 25-d
         occ = opp[23 - dest]
         if occ < 2:
-            nme = list(me); nopp = list(opp)
-            nme[24] -= 1; nme[dest] += 1
+            nme = list(me)
+            nopp = list(opp)
+            nme[24] -= 1
+            nme[dest] += 1
             if occ == 1:
-                nopp[23 - dest] = 0; nopp[24] += 1
+                nopp[23 - dest] = 0
+                nopp[24] += 1
             out.append((tuple(nopp), tuple(nme)))
         return out
     home = sum(me[6:]) == 0
@@ -118,12 +123,15 @@ def _single_steps(pos, d):
             occ = opp[23 - dest]
             if occ >= 2:
                 continue
-            nme = list(me); nopp = list(opp)
-            nme[src] -= 1; nme[dest] += 1
+            nme = list(me)
+            nopp = list(opp)
+            nme[src] -= 1
+            nme[dest] += 1
             if occ == 1:
-                nopp[23 - dest] = 0; nopp[24] += 1
+                nopp[23 - dest] = 0
+                nopp[24] += 1
             out.append((tuple(nopp), tuple(nme)))
-        elif home and (dest == -1 or sum(me[src + 1:6]) == 0):
+        elif home and (dest == -1 or sum(me[src + 1 : 6]) == 0):
             nme = list(me)
             nme[src] -= 1
             out.append((tuple(opp), tuple(nme)))

@@ -4,8 +4,11 @@
 //! XGID, notation), [`eval`] (evaluators and policies, pubeval), [`rollout`] (the rollout
 //! simulator) over the [`dice_game::DiceGame`] interface.
 //!
-//! Everything is seen from the player on roll: a [`Position`] is "our" board, we move from 24 to 1,
-//! and [`Position::swapped`] hands the turn to the other side.
+//! The second game, Battlegammon, lives in [`battlegammon`]; [`duel`] pits policies of either
+//! game against each other on mirrored dice.
+//!
+//! Everything in backgammon is seen from the player on roll: a [`Position`] is "our" board, we
+//! move from 24 to 1, and [`Position::swapped`] hands the turn to the other side.
 //!
 //! ```
 //! use gammon_engine::{Dice, Position};
@@ -16,9 +19,11 @@
 //! assert_eq!(best.position.swapped().pips(), (167, 163));
 //! ```
 
+pub mod battlegammon;
 pub mod board;
 pub mod dice;
 pub mod dice_game;
+pub mod duel;
 pub mod error;
 pub mod eval;
 pub mod formats;

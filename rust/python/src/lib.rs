@@ -1,5 +1,19 @@
+//! `gammon._core`: the native module behind the `gammon` Python package.
+//!
+//! This crate only converts types and maps errors; every rule lives in `gammon-engine`.
+
 use pyo3::prelude::*;
+
+mod batch;
+mod errors;
+mod position;
+mod threads;
+
 #[pymodule]
-fn _core(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    errors::register(m)?;
+    position::register(m)?;
+    batch::register(m)?;
     Ok(())
 }

@@ -1,0 +1,3 @@
+from gammon.cli import main
+
+raise SystemExit(main())

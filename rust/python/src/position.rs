@@ -1,0 +1,176 @@
+//! `Position` and `Play` for Python.
+
+use crate::errors::IntoPy;
+use gammon_engine::{Dice, Play as EnginePlay, Position as EnginePosition};
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+/// Dice from two Python ints, refusing anything outside 1..6 (however large) with a clear message.
+pub fn dice(d1: &Bound<'_, PyAny>, d2: &Bound<'_, PyAny>) -> PyResult<Dice> {
+    let die = |d: &Bound<'_, PyAny>| d.extract::<u8>().unwrap_or(0);
+    Dice::new(die(d1), die(d2)).map_err(|_| {
+        crate::errors::InvalidDiceError::new_err(format!("dice must be ints in 1..6, got ({d1}, {d2})"))
+    })
+}
+
+/// A list of ints for a board; values that do not fit an i64 are reported as out of range.
+fn board_values(board: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
+    let mut values = Vec::with_capacity(26);
+    for (i, item) in board.try_iter()?.enumerate() {
+        let item = item?;
+        values.push(item.extract::<i64>().map_err(|_| {
+            crate::errors::InvalidPositionError::new_err(format!(
+                "entry {i} of the board is {item}; it must be an int in -15..=15"
+            ))
+        })?);
+    }
+    Ok(values)
+}
+
+/// A backgammon position seen from the player on roll.
+#[pyclass(module = "gammon", frozen, eq, hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    pub inner: EnginePosition,
+}
+
+#[pymethods]
+impl Position {
+    /// The starting position.
+    #[staticmethod]
+    fn initial() -> Position {
+        Position { inner: EnginePosition::initial() }
+    }
+
+    /// A position from its GNU Backgammon Position ID.
+    #[staticmethod]
+    fn from_id(id: &str) -> PyResult<Position> {
+        Ok(Position { inner: EnginePosition::from_id(id).py_err()? })
+    }
+
+    /// A position from an XGID or its 26-character board part.
+    #[staticmethod]
+    fn from_xgid(xgid: &str) -> PyResult<Position> {
+        Ok(Position { inner: EnginePosition::from_xgid(xgid).py_err()? })
+    }
+
+    /// A position from 26 ints laid out as `to_list()`.
+    #[staticmethod]
+    fn from_list(board: &Bound<'_, PyAny>) -> PyResult<Position> {
+        Ok(Position { inner: EnginePosition::from_slice(&board_values(board)?).py_err()? })
+    }
+
+    /// The GNU Backgammon Position ID.
+    #[getter]
+    fn id(&self) -> String {
+        self.inner.id()
+    }
+
+    /// A full XGID of the position (we are the bottom player, to roll).
+    #[getter]
+    fn xgid(&self) -> String {
+        self.inner.xgid()
+    }
+
+    /// 26 ints: `[0]` their bar (<= 0), `[1..24]` points (ours > 0), `[25]` our bar (>= 0).
+    #[allow(clippy::wrong_self_convention)] // Python methods receive &self
+    fn to_list(&self) -> Vec<i8> {
+        self.inner.board().to_vec()
+    }
+
+    /// Borne-off checkers `(ours, theirs)`.
+    #[getter]
+    fn off(&self) -> (u8, u8) {
+        self.inner.off()
+    }
+
+    /// Pip counts `(ours, theirs)`.
+    #[getter]
+    fn pips(&self) -> (u32, u32) {
+        self.inner.pips()
+    }
+
+    /// True when the two sides can no longer meet.
+    #[getter]
+    fn is_race(&self) -> bool {
+        self.inner.is_race()
+    }
+
+    /// The same position seen by the other player.
+    fn swapped(&self) -> Position {
+        Position { inner: self.inner.swapped() }
+    }
+
+    /// The legal plays of a roll, one per distinct resulting position.
+    fn legal_plays(
+        &self,
+        py: Python<'_>,
+        d1: &Bound<'_, PyAny>,
+        d2: &Bound<'_, PyAny>,
+    ) -> PyResult<Vec<Play>> {
+        let dice = dice(d1, d2)?;
+        let plays = py.allow_threads(|| self.inner.legal_plays(dice));
+        Ok(plays.into_iter().map(|inner| Play { inner }).collect())
+    }
+
+    /// The legal play that `text` names in standard notation.
+    fn parse_play(&self, d1: &Bound<'_, PyAny>, d2: &Bound<'_, PyAny>, text: &str) -> PyResult<Play> {
+        Ok(Play { inner: self.inner.parse_play(dice(d1, d2)?, text).py_err()? })
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Position.from_id('{}')", self.inner.id())
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let from_id = slf.get_type().getattr("from_id")?;
+        let args = PyTuple::new(slf.py(), [slf.get().inner.id()])?;
+        Ok((from_id, args))
+    }
+}
+
+/// A legal play: its moves and the position it leads to (still seen from the mover).
+#[pyclass(module = "gammon", frozen, eq, hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Play {
+    pub inner: EnginePlay,
+}
+
+#[pymethods]
+impl Play {
+    /// `(from, to)` pairs in the order played; 25 is the bar, 0 is off.
+    #[getter]
+    fn moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.inner.moves().iter().map(|m| (m.from, m.to)))
+    }
+
+    /// The resulting position, still seen from the player who moved.
+    #[getter]
+    fn position(&self) -> Position {
+        Position { inner: self.inner.position }
+    }
+
+    /// How many opposing checkers the play hit.
+    #[getter]
+    fn hits(&self) -> u32 {
+        self.inner.hits()
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.notation()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Play('{}')", self.inner.notation())
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Position>()?;
+    m.add_class::<Play>()?;
+    Ok(())
+}
