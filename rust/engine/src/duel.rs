@@ -41,6 +41,9 @@ pub struct DuelResult {
     pub draws: u32,
     /// Points won by each policy.
     pub points: [u64; 2],
+    /// Over the pairs of mirrored games, the sum of the squares of policy 0's net points in the
+    /// pair (for the standard error of [`DuelResult::points_per_game`]).
+    pub pair_squares: u64,
 }
 
 impl DuelResult {
@@ -61,8 +64,19 @@ impl DuelResult {
         (self.points[0] as f64 - self.points[1] as f64) / self.games.max(1) as f64
     }
 
+    /// The standard error of [`DuelResult::points_per_game`], from the spread of the net points
+    /// of the mirrored pairs (the pairs are independent; the two games of a pair are not).
+    pub fn points_std_error(&self) -> f64 {
+        let pairs = (self.games / 2).max(1) as f64;
+        let mean = (self.points[0] as f64 - self.points[1] as f64) / pairs;
+        let variance =
+            (self.pair_squares as f64 / pairs - mean * mean).max(0.0) * pairs / (pairs - 1.0).max(1.0);
+        (variance / pairs).sqrt() / 2.0
+    }
+
     fn add(mut self, other: DuelResult) -> DuelResult {
         self.games += other.games;
+        self.pair_squares += other.pair_squares;
         self.draws += other.draws;
         for k in 0..2 {
             self.wins[k] += other.wins[k];
@@ -111,6 +125,8 @@ where
                 };
                 tally.record(points);
             }
+            let net = tally.points[0] as i64 - tally.points[1] as i64;
+            tally.pair_squares = (net * net) as u64;
             tally
         })
         .reduce(DuelResult::default, DuelResult::add)

@@ -5,10 +5,14 @@
 //! [`EvaluatorPolicy`]) also exposes it, which lets a rollout truncate games and reduce variance;
 //! policies without one ([`RandomPolicy`], [`PubevalPolicy`]) play whole games with plain errors.
 
+pub mod bearoff;
+pub mod duel;
+pub mod net;
 mod policy;
 mod probabilities;
 pub mod pubeval;
 mod pubeval_weights;
+pub mod search;
 
 pub use policy::{BuiltinPolicy, EvaluatorPolicy, RandomPolicy};
 pub use probabilities::Probabilities;

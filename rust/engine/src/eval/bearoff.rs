@@ -1,0 +1,356 @@
+//! Exact bear-off: a one-sided database of every way to hold up to 15 checkers on the six home
+//! points (54,264 positions), built by the engine on first use.
+//!
+//! For each position it holds the distribution of the number of rolls needed to bear everything
+//! off when each roll is played to minimise the expected number of rolls, and the distribution of
+//! the number of rolls until the first checker is off, when each roll is played to minimise that
+//! instead (the play of a side saving a gammon). When both sides have every checker at home,
+//! [`probabilities`] combines the two sides' distributions: the side on roll wins when it needs
+//! at most as many rolls as the other; it wins a gammon when the other side still has all 15
+//! checkers and cannot take one off in time. Both sides are assumed to play for their own
+//! target without looking at the other's position, the usual one-sided approximation (exact for
+//! the win probability whenever each side simply races, which is nearly always the best play).
+//! Backgammons cannot happen in such positions.
+
+// Loops run over point numbers, which index several arrays at once.
+#![allow(clippy::needless_range_loop)]
+
+use super::Probabilities;
+use crate::board::{Position, BAR};
+use std::sync::OnceLock;
+
+/// Home points.
+const POINTS: usize = 6;
+/// Positions in the database: `C(21, 6)`.
+pub const POSITIONS: usize = 54_264;
+/// Longest number of rolls kept in a distribution (no position needs more).
+pub const MAX_ROLLS: usize = 32;
+
+/// Number of ways to hold at most `n` checkers on `k` points: `C(n + k, k)`.
+const fn ways(k: usize, n: usize) -> usize {
+    let mut r = 1usize;
+    let mut i = 1;
+    while i <= k {
+        r = r * (n + i) / i;
+        i += 1;
+    }
+    r
+}
+
+/// The database index of checkers `c[0..6]` on points 1..6 (at most 15 in all).
+pub fn index(c: &[u8; POINTS]) -> usize {
+    let mut idx = 0;
+    let mut left = 15usize;
+    for p in 0..POINTS {
+        let k = POINTS - 1 - p;
+        for v in 0..c[p] as usize {
+            idx += ways(k, left - v);
+        }
+        left -= c[p] as usize;
+    }
+    idx
+}
+
+/// The checkers on points 1..6 of database entry `idx`.
+fn unindex(mut idx: usize) -> [u8; POINTS] {
+    let mut c = [0u8; POINTS];
+    let mut left = 15usize;
+    for p in 0..POINTS {
+        let k = POINTS - 1 - p;
+        let mut v = 0;
+        while idx >= ways(k, left - v) {
+            idx -= ways(k, left - v);
+            v += 1;
+        }
+        c[p] = v as u8;
+        left -= v;
+    }
+    c
+}
+
+/// The two tables, each `POSITIONS * MAX_ROLLS` probabilities: `off[i * MAX_ROLLS + n]` is the
+/// chance that position `i` needs exactly `n` rolls to bear off; `first` likewise for the first
+/// checker off.
+pub struct Database {
+    off: Vec<f32>,
+    first: Vec<f32>,
+}
+
+/// Plays die `d` in every legal way from `c`; returns the positions reached and whether each took
+/// a checker off.
+fn moves_of_die(c: &[u8; POINTS], d: usize, out: &mut Vec<([u8; POINTS], bool)>) {
+    let highest = match (0..POINTS).rev().find(|&p| c[p] > 0) {
+        Some(h) => h + 1,
+        None => return,
+    };
+    for from in 1..=POINTS {
+        if c[from - 1] == 0 {
+            continue;
+        }
+        let mut n = *c;
+        n[from - 1] -= 1;
+        if from > d {
+            n[from - d - 1] += 1;
+            out.push((n, false));
+        } else if from == d || from == highest {
+            out.push((n, true));
+        }
+    }
+}
+
+/// Every position a roll can lead to (with whether it bore a checker off), deduplicated.
+fn plays(c: &[u8; POINTS], d1: usize, d2: usize) -> Vec<([u8; POINTS], bool)> {
+    let dice: Vec<usize> = if d1 == d2 { vec![d1; 4] } else { vec![d1, d2] };
+    let orders: Vec<Vec<usize>> = if d1 == d2 { vec![dice] } else { vec![vec![d1, d2], vec![d2, d1]] };
+    let mut all = vec![];
+    for order in orders {
+        let mut front = vec![(*c, false)];
+        for &d in &order {
+            let mut next = vec![];
+            for &(p, offed) in &front {
+                let before = next.len();
+                moves_of_die(&p, d, &mut next);
+                if next.len() == before {
+                    // Everything is off already.
+                    next.push((p, offed));
+                }
+                for e in &mut next[before..] {
+                    e.1 |= offed;
+                }
+            }
+            next.sort_unstable();
+            next.dedup();
+            front = next;
+        }
+        all.extend(front);
+    }
+    all.sort_unstable();
+    all.dedup();
+    all
+}
+
+fn build() -> Database {
+    let mut order: Vec<(u32, usize)> = (0..POSITIONS)
+        .map(|i| {
+            let c = unindex(i);
+            ((0..POINTS).map(|p| (p as u32 + 1) * c[p] as u32).sum(), i)
+        })
+        .collect();
+    order.sort_unstable();
+    let mut off = vec![0.0f32; POSITIONS * MAX_ROLLS];
+    let mut first = vec![0.0f32; POSITIONS * MAX_ROLLS];
+    let mut mean_off = vec![0.0f64; POSITIONS];
+    let mut mean_first = vec![0.0f64; POSITIONS];
+    for &(pips, i) in &order {
+        if pips == 0 {
+            off[i * MAX_ROLLS] = 1.0;
+            first[i * MAX_ROLLS] = 1.0;
+            continue;
+        }
+        let c = unindex(i);
+        let mut dist_off = [0.0f64; MAX_ROLLS];
+        let mut dist_first = [0.0f64; MAX_ROLLS];
+        let (mut e_off, mut e_first) = (1.0, 1.0);
+        for d1 in 1..=6 {
+            for d2 in d1..=6 {
+                let w = if d1 == d2 { 1.0 / 36.0 } else { 2.0 / 36.0 };
+                let results = plays(&c, d1, d2);
+                let best_off = results
+                    .iter()
+                    .map(|(p, _)| index(p))
+                    .min_by(|&a, &b| mean_off[a].total_cmp(&mean_off[b]))
+                    .unwrap();
+                e_off += w * mean_off[best_off];
+                for n in 1..MAX_ROLLS {
+                    dist_off[n] += w * off[best_off * MAX_ROLLS + n - 1] as f64;
+                }
+                if results.iter().any(|&(_, offed)| offed) {
+                    dist_first[1] += w;
+                } else {
+                    let best = results
+                        .iter()
+                        .map(|(p, _)| index(p))
+                        .min_by(|&a, &b| mean_first[a].total_cmp(&mean_first[b]))
+                        .unwrap();
+                    e_first += w * mean_first[best];
+                    for n in 1..MAX_ROLLS {
+                        dist_first[n] += w * first[best * MAX_ROLLS + n - 1] as f64;
+                    }
+                }
+            }
+        }
+        mean_off[i] = e_off;
+        mean_first[i] = e_first;
+        for n in 0..MAX_ROLLS {
+            off[i * MAX_ROLLS + n] = dist_off[n] as f32;
+            first[i * MAX_ROLLS + n] = dist_first[n] as f32;
+        }
+    }
+    Database { off, first }
+}
+
+/// The database, built on first use (well under a second in a release build).
+pub fn database() -> &'static Database {
+    static DB: OnceLock<Database> = OnceLock::new();
+    DB.get_or_init(build)
+}
+
+impl Database {
+    /// The chance that checkers `c` (on points 1..6) need exactly `n` rolls to bear off.
+    pub fn rolls_to_bear_off(&self, c: &[u8; POINTS], n: usize) -> f64 {
+        self.off.get(index(c) * MAX_ROLLS + n).copied().unwrap_or(0.0) as f64
+    }
+
+    /// The chance that checkers `c` need exactly `n` rolls to take their first checker off.
+    pub fn rolls_to_first_off(&self, c: &[u8; POINTS], n: usize) -> f64 {
+        self.first.get(index(c) * MAX_ROLLS + n).copied().unwrap_or(0.0) as f64
+    }
+
+    fn dist<'a>(table: &'a [f32], c: &[u8; POINTS]) -> &'a [f32] {
+        let i = index(c);
+        &table[i * MAX_ROLLS..(i + 1) * MAX_ROLLS]
+    }
+
+    /// The mean number of rolls `c` needs to bear off.
+    pub fn mean_rolls(&self, c: &[u8; POINTS]) -> f64 {
+        Self::dist(&self.off, c).iter().enumerate().map(|(n, &p)| n as f64 * p as f64).sum()
+    }
+}
+
+/// The home boards of both sides, each in its own numbering, when every checker of both sides is
+/// on its home points or off; `None` otherwise.
+pub fn home_boards(position: &Position) -> Option<([u8; POINTS], [u8; POINTS])> {
+    let b = position.board();
+    if b[BAR] != 0 || b[0] != 0 || b[7..=18].iter().any(|&n| n != 0) {
+        return None;
+    }
+    let mut ours = [0u8; POINTS];
+    let mut theirs = [0u8; POINTS];
+    for p in 1..=POINTS {
+        if b[p] < 0 || b[25 - p] > 0 {
+            return None;
+        }
+        ours[p - 1] = b[p] as u8;
+        theirs[p - 1] = (-b[25 - p]) as u8;
+    }
+    Some((ours, theirs))
+}
+
+/// The exact (one-sided) probabilities of a position where both sides have every checker home,
+/// or `None` for any other position. See the module documentation.
+pub fn probabilities(position: &Position) -> Option<Probabilities> {
+    let (ours, theirs) = home_boards(position)?;
+    let db = database();
+    let us = Database::dist(&db.off, &ours);
+    let them = Database::dist(&db.off, &theirs);
+    // tail[n] = P(X >= n).
+    let tail = |d: &[f32]| {
+        let mut t = [0.0f64; MAX_ROLLS + 1];
+        for n in (0..MAX_ROLLS).rev() {
+            t[n] = t[n + 1] + d[n] as f64;
+        }
+        t
+    };
+    let them_tail = tail(them);
+    let win = (1..MAX_ROLLS).map(|n| us[n] as f64 * them_tail[n]).sum::<f64>().clamp(0.0, 1.0);
+    let (ours_off, theirs_off) = position.off();
+    let win_gammon = if theirs_off == 0 {
+        let first = tail(Database::dist(&db.first, &theirs));
+        (1..MAX_ROLLS).map(|n| us[n] as f64 * first[n]).sum()
+    } else {
+        0.0
+    };
+    let lose_gammon = if ours_off == 0 {
+        let first = tail(Database::dist(&db.first, &ours));
+        (1..MAX_ROLLS).map(|m| them[m] as f64 * first[(m + 1).min(MAX_ROLLS)]).sum()
+    } else {
+        0.0
+    };
+    Some(Probabilities {
+        win,
+        win_gammon: win_gammon.clamp(0.0, win),
+        win_backgammon: 0.0,
+        lose_gammon: lose_gammon.clamp(0.0, 1.0 - win),
+        lose_backgammon: 0.0,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pos;
+
+    #[test]
+    fn indices_cover_every_position_once() {
+        assert_eq!(ways(6, 15), POSITIONS);
+        for i in (0..POSITIONS).step_by(7) {
+            assert_eq!(index(&unindex(i)), i);
+        }
+        assert_eq!(index(&[0; 6]), 0);
+        assert_eq!(index(&[15, 0, 0, 0, 0, 0]), POSITIONS - 1);
+    }
+
+    #[test]
+    fn distributions_sum_to_one() {
+        let db = database();
+        for i in (0..POSITIONS).step_by(97).chain([POSITIONS - 1]) {
+            let s: f32 = db.off[i * MAX_ROLLS..(i + 1) * MAX_ROLLS].iter().sum();
+            assert!((s - 1.0).abs() < 1e-4, "position {i}: {s}");
+            let s: f32 = db.first[i * MAX_ROLLS..(i + 1) * MAX_ROLLS].iter().sum();
+            assert!((s - 1.0).abs() < 1e-4, "position {i}: {s}");
+        }
+    }
+
+    #[test]
+    fn one_checker_on_the_one_point_needs_one_roll() {
+        let db = database();
+        assert_eq!(db.rolls_to_bear_off(&[1, 0, 0, 0, 0, 0], 1), 1.0);
+        assert_eq!(db.rolls_to_bear_off(&[0; 6], 0), 1.0);
+    }
+
+    #[test]
+    fn one_checker_on_the_six_point() {
+        // It is off in one roll unless neither die is a 6 and the dice cannot carry it 6 pips:
+        // a roll fails when both dice are below 6 and (for non-doubles) they sum to less than 6,
+        // since a checker moved to a lower point then bears off with the other die whatever it is.
+        let mut fail = 0;
+        for d1 in 1..=6 {
+            for d2 in 1..=6 {
+                let total = if d1 == d2 { 4 * d1 } else { d1 + d2 };
+                if total < 6 {
+                    fail += 1;
+                }
+            }
+        }
+        let db = database();
+        let p1 = db.rolls_to_bear_off(&[0, 0, 0, 0, 0, 1], 1);
+        assert!((p1 - (36 - fail) as f64 / 36.0).abs() < 1e-6, "{p1} vs {}", (36 - fail) as f64 / 36.0);
+        // A failing roll still moves it at least 3 pips (1-2) or 4 (1-1), to the 3-point or
+        // lower, from where every roll (at least 3 pips) bears it off.
+        let p2 = db.rolls_to_bear_off(&[0, 0, 0, 0, 0, 1], 2);
+        assert!((p1 + p2 - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn two_checkers_on_the_one_point_take_one_roll_and_the_race_is_won() {
+        let db = database();
+        assert_eq!(db.rolls_to_bear_off(&[2, 0, 0, 0, 0, 0], 1), 1.0);
+        // We are on roll with two checkers on our 1-point: a certain win, no gammon (they have
+        // checkers off).
+        let p = probabilities(&pos!(1 => 2, 24 => -1)).unwrap();
+        assert!((p.win - 1.0).abs() < 1e-6);
+        // They have one checker on their 1-point and the 14 others off; we have 15 checkers on
+        // our 6-point. We lose; we save the gammon only by taking a checker off with our one
+        // roll: any 6 (11 rolls), 5-1 and 4-2 (6-5-0, 6-4-0 and the like: 4 rolls), 3-3 and 2-2.
+        // The other 19 rolls lose a gammon.
+        let p = probabilities(&pos!(6 => 15, 24 => -1)).unwrap();
+        assert_eq!(p.win, 0.0);
+        assert!((p.lose_gammon - 19.0 / 36.0).abs() < 1e-6, "{}", p.lose_gammon);
+    }
+
+    #[test]
+    fn positions_outside_the_home_boards_are_not_covered() {
+        assert!(probabilities(&Position::initial()).is_none());
+        assert!(probabilities(&pos!(7 => 1, 24 => -1)).is_none());
+    }
+}

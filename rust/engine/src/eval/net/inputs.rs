@@ -1,0 +1,244 @@
+//! The net's inputs: what it sees of a position.
+//!
+//! Each side is encoded from its own point of view (its points numbered 1..24 in the direction it
+//! moves, its bar, its tray), the side on roll first. Per side, [`SIDE_INPUTS`] values:
+//!
+//! * for each point 1..24, four units for the `n` checkers there (TD-Gammon style):
+//!   `n >= 1`, `n >= 2`, `n >= 3` and `(n - 3) / 2` when `n > 3`;
+//! * the bar, `n / 2`, and the tray, `n / 15`;
+//! * expert features: the pip count / 100; the share of the opponent's 36 rolls that hit one of
+//!   this side's blots (direct and combination shots, intermediate points blocked by this side's
+//!   made points; see [`shots`]); the longest run of this side's made points / 6; the share of
+//!   the rolls that enter a checker from the bar against the opponent's home board; the
+//!   checkers still outside this side's home board / 15.
+//!
+//! All inputs lie in 0..=1 except the stacked-point unit and the bar (up to 6).
+
+// Loops run over point numbers, which index several arrays at once.
+#![allow(clippy::needless_range_loop)]
+
+use crate::board::{Position, BAR};
+
+/// Inputs for one side.
+pub const SIDE_INPUTS: usize = 24 * 4 + 7;
+/// Inputs for the whole position (both sides).
+pub const INPUTS: usize = 2 * SIDE_INPUTS;
+
+/// One side's checkers in its own numbering: `[0]` unused, `[1..=24]` points, `[25]` the bar.
+type Side = [u8; 26];
+
+/// Splits `position` into the side on roll and the other side, each in its own numbering.
+pub fn sides(position: &Position) -> (Side, Side) {
+    let b = position.board();
+    let mut ours = [0u8; 26];
+    let mut theirs = [0u8; 26];
+    for i in 1..=24 {
+        let n = b[i];
+        if n > 0 {
+            ours[i] = n as u8;
+        } else if n < 0 {
+            theirs[25 - i] = (-n) as u8;
+        }
+    }
+    ours[BAR] = b[BAR] as u8;
+    theirs[BAR] = (-b[0]) as u8;
+    (ours, theirs)
+}
+
+/// Points where a side has at least two checkers, as a bit mask (bit `i` for point `i`).
+fn made_mask(side: &Side) -> u32 {
+    let mut m = 0;
+    for (i, &n) in side.iter().enumerate().take(25).skip(1) {
+        if n >= 2 {
+            m |= 1 << i;
+        }
+    }
+    m
+}
+
+/// How many of the 36 rolls let the `attacker` hit at least one blot of `defender` (both in
+/// their own numbering). Direct and combination shots count; a combination needs a landing spot
+/// the defender has not made. The rule that checkers on the bar must enter first is ignored, as
+/// are hits by checkers still to enter beyond the first: it is an input, not an exact count.
+pub fn shots(defender: &Side, attacker: &Side) -> u32 {
+    // The defender's point i is the attacker's point 25 - i; attacker positions in the defender's
+    // numbering grow as the attacker moves, from 0 (its bar) upwards.
+    let mut blots = 0u32;
+    let mut blocked = 0u32;
+    for i in 1..=24 {
+        match defender[i] {
+            1 => blots |= 1 << i,
+            n if n >= 2 => blocked |= 1 << i,
+            _ => {}
+        }
+    }
+    if blots == 0 {
+        return 0;
+    }
+    let mut from = 0u32;
+    for j in 1..=24 {
+        if attacker[j] > 0 {
+            from |= 1 << (25 - j);
+        }
+    }
+    if attacker[BAR] > 0 {
+        from |= 1;
+    }
+    let open = !blocked & 0x1FF_FFFF;
+    let mut count = 0;
+    for d1 in 1..=6u32 {
+        for d2 in d1..=6u32 {
+            let hit = if d1 == d2 {
+                let mut s = from;
+                let mut hit = false;
+                for _ in 0..4 {
+                    s = (s << d1) & open;
+                    if s & blots != 0 {
+                        hit = true;
+                        break;
+                    }
+                }
+                hit
+            } else {
+                let a = (from << d1) & open;
+                let b = (from << d2) & open;
+                (a | b | (a << d2) | (b << d1)) & blots != 0
+            };
+            if hit {
+                count += if d1 == d2 { 1 } else { 2 };
+            }
+        }
+    }
+    count
+}
+
+/// The longest run of consecutive points in `mask` (bits 1..=24).
+fn longest_run(mut mask: u32) -> u32 {
+    let mut run = 0;
+    while mask != 0 {
+        mask &= mask >> 1;
+        run += 1;
+    }
+    run
+}
+
+fn encode_side(side: &Side, other: &Side, out: &mut [f32]) {
+    let mut pips = 0u32;
+    let mut outside = 0u32;
+    for i in 1..=24 {
+        let n = side[i];
+        let u = &mut out[4 * (i - 1)..4 * i];
+        u[0] = (n >= 1) as u8 as f32;
+        u[1] = (n >= 2) as u8 as f32;
+        u[2] = (n >= 3) as u8 as f32;
+        u[3] = if n > 3 { (n - 3) as f32 * 0.5 } else { 0.0 };
+        pips += n as u32 * i as u32;
+        if i > 6 {
+            outside += n as u32;
+        }
+    }
+    let bar = side[BAR] as u32;
+    pips += 25 * bar;
+    outside += bar;
+    let on_board: u32 = side[1..=25].iter().map(|&n| n as u32).sum();
+    let off = 15 - on_board;
+    let f = &mut out[96..SIDE_INPUTS];
+    f[0] = bar as f32 * 0.5;
+    f[1] = off as f32 / 15.0;
+    f[2] = pips as f32 / 100.0;
+    f[3] = shots(side, other) as f32 / 36.0;
+    f[4] = longest_run(made_mask(side)) as f32 / 6.0;
+    // The opponent's home board is its points 1..6.
+    let closed = (1..=6).filter(|&i| other[i] >= 2).count() as f32 / 6.0;
+    f[5] = 1.0 - closed * closed;
+    f[6] = outside as f32 / 15.0;
+}
+
+/// Writes the [`INPUTS`] inputs of `position` (seen from the side on roll) into `out`.
+pub fn encode(position: &Position, out: &mut [f32; INPUTS]) {
+    let (ours, theirs) = sides(position);
+    let (a, b) = out.split_at_mut(SIDE_INPUTS);
+    encode_side(&ours, &theirs, a);
+    encode_side(&theirs, &ours, b);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pos;
+
+    /// Counts hitting rolls the slow way: every roll, every attacker checker, every order of the
+    /// dice, intermediate landing spots checked against the defender's made points.
+    fn shots_by_enumeration(defender: &Side, attacker: &Side) -> u32 {
+        let blot = |i: i32| (1..=24).contains(&i) && defender[i as usize] == 1;
+        let open = |i: i32| (1..=24).contains(&i) && defender[i as usize] < 2;
+        let mut starts = vec![];
+        for j in 1..=24 {
+            if attacker[j] > 0 {
+                starts.push(25 - j as i32);
+            }
+        }
+        if attacker[BAR] > 0 {
+            starts.push(0);
+        }
+        let mut count = 0;
+        for d1 in 1..=6 {
+            for d2 in 1..=6 {
+                let steps: Vec<i32> = if d1 == d2 { vec![d1; 4] } else { vec![d1, d2] };
+                let orders: Vec<Vec<i32>> =
+                    if d1 == d2 { vec![steps.clone()] } else { vec![steps.clone(), vec![d2, d1]] };
+                let hit = starts.iter().any(|&s| {
+                    orders.iter().any(|order| {
+                        let mut at = s;
+                        for &d in order {
+                            at += d;
+                            if blot(at) {
+                                return true;
+                            }
+                            if !open(at) {
+                                return false;
+                            }
+                        }
+                        false
+                    })
+                });
+                count += hit as u32;
+            }
+        }
+        count
+    }
+
+    #[test]
+    fn shots_match_enumeration() {
+        // A blot 6 away from a single attacker: 11 direct sixes, plus 5-1, 4-2 (4 rolls),
+        // 3-3 and 2-2 combinations: 17 (the classic count).
+        let p = pos!(7 => 1, 1 => -1);
+        let (ours, theirs) = sides(&p);
+        assert_eq!(shots(&ours, &theirs), 17);
+        assert_eq!(shots_by_enumeration(&ours, &theirs), 17);
+        // A blot 1 away: 11 direct ones; no combination reaches 1.
+        let p = pos!(2 => 1, 1 => -1);
+        let (ours, theirs) = sides(&p);
+        assert_eq!(shots(&ours, &theirs), 11);
+        for p in [
+            Position::initial(),
+            pos!(24 => 1, 20 => 1, 13 => 4, 8 => 2, 6 => 5, 5 => 2, 1 => -2, 12 => -5, 17 => -3, 19 => -5),
+        ] {
+            for q in [p, p.swapped()] {
+                let (ours, theirs) = sides(&q);
+                assert_eq!(shots(&ours, &theirs), shots_by_enumeration(&ours, &theirs));
+            }
+        }
+    }
+
+    #[test]
+    fn initial_position_encodes_symmetrically() {
+        let mut x = [0.0; INPUTS];
+        encode(&Position::initial(), &mut x);
+        assert_eq!(x[..SIDE_INPUTS], x[SIDE_INPUTS..]);
+        // Two checkers on the 24-point, five on the 6-point.
+        assert_eq!(x[4 * 23..4 * 24], [1.0, 1.0, 0.0, 0.0]);
+        assert_eq!(x[4 * 5..4 * 6], [1.0, 1.0, 1.0, 1.0]);
+        assert!((x[96 + 2] - 1.67).abs() < 1e-6);
+    }
+}

@@ -1,0 +1,203 @@
+//! The neural-net evaluator: a contact net, a race net and the exact bear-off database.
+//!
+//! A position is judged by the first of these that applies:
+//! 1. both sides have every checker home: [`bearoff::probabilities`](super::bearoff) (exact up
+//!    to the one-sided approximation);
+//! 2. the sides can no longer hit each other ([`Position::is_race`]): the race net;
+//! 3. otherwise the contact net.
+//!
+//! Both nets read the inputs of [`inputs`] and have five sigmoid outputs (win, win gammon, win
+//! backgammon, lose gammon, lose backgammon), made consistent by [`consistent`]. They were
+//! trained by TD self-play with the committed `train` example; the shipped weights are
+//! `data/net-v1.bin`, compiled into the crate.
+//!
+//! Candidate plays of one roll are judged together ([`NeuralNet::evaluate_plays`]): they differ
+//! from the position before the roll in a handful of inputs, so each net's hidden sums are
+//! computed once for that position and updated for each candidate.
+
+pub mod inputs;
+pub mod network;
+
+use super::{bearoff, Evaluator, Probabilities};
+use crate::board::Position;
+use crate::dice_game::{Backgammon, DiceGame};
+use crate::error::{Error, Result};
+use crate::moves::Play;
+use inputs::{encode, INPUTS};
+use network::{Network, MAX_HIDDEN, OUTPUTS};
+use std::sync::OnceLock;
+
+/// Which evaluator judges a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    /// Both sides have every checker home: the bear-off database.
+    BearOff,
+    /// No more contact: the race net.
+    Race,
+    /// Anything else: the contact net.
+    Contact,
+}
+
+impl Class {
+    /// The class of `position`.
+    pub fn of(position: &Position) -> Class {
+        if bearoff::home_boards(position).is_some() {
+            Class::BearOff
+        } else if position.is_race() {
+            Class::Race
+        } else {
+            Class::Contact
+        }
+    }
+}
+
+/// Net outputs turned into cumulative probabilities that respect `win >= win_gammon >=
+/// win_backgammon` and `1 - win >= lose_gammon >= lose_backgammon`.
+pub fn consistent(y: &[f32; OUTPUTS]) -> Probabilities {
+    let win = (y[0] as f64).clamp(0.0, 1.0);
+    let win_gammon = (y[1] as f64).clamp(0.0, win);
+    let lose_gammon = (y[3] as f64).clamp(0.0, 1.0 - win);
+    Probabilities {
+        win,
+        win_gammon,
+        win_backgammon: (y[2] as f64).clamp(0.0, win_gammon),
+        lose_gammon,
+        lose_backgammon: (y[4] as f64).clamp(0.0, lose_gammon),
+    }
+}
+
+/// The nets, as one [`Evaluator`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct NeuralNet {
+    /// The contact net.
+    pub contact: Network,
+    /// The race net.
+    pub race: Network,
+    /// Self-play games the weights were trained on (for reports).
+    pub trained_games: u64,
+}
+
+const MAGIC: &[u8; 8] = b"GAMMONN1";
+
+/// The weights shipped with the crate.
+static BUILTIN: &[u8] = include_bytes!("../../../data/net-v1.bin");
+
+impl NeuralNet {
+    /// Untrained nets with `hidden` units each (the start of training).
+    pub fn random(hidden: usize, seed: u64) -> NeuralNet {
+        NeuralNet {
+            contact: Network::random(INPUTS, hidden, seed),
+            race: Network::random(INPUTS, hidden, seed ^ 1),
+            trained_games: 0,
+        }
+    }
+
+    /// The shipped nets, loaded once.
+    ///
+    /// ```
+    /// use gammon_engine::eval::{net::NeuralNet, Evaluator};
+    /// use gammon_engine::Position;
+    /// let p = NeuralNet::builtin().evaluate(&Position::initial());
+    /// assert!(p.win > 0.4 && p.win < 0.6);
+    /// ```
+    pub fn builtin() -> &'static NeuralNet {
+        static NET: OnceLock<NeuralNet> = OnceLock::new();
+        NET.get_or_init(|| NeuralNet::from_bytes(BUILTIN).expect("the shipped weights are valid"))
+    }
+
+    /// Reads weights written by [`NeuralNet::to_bytes`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<NeuralNet> {
+        if bytes.len() < 16 || &bytes[..8] != MAGIC {
+            return Err(Error::InvalidFormat("net weights: not a gammon net file".into()));
+        }
+        let trained_games = u64::from_le_bytes(bytes[8..16].try_into().unwrap());
+        let (contact, rest) = Network::read(&bytes[16..])?;
+        let (race, rest) = Network::read(rest)?;
+        if !rest.is_empty() || contact.inputs() != INPUTS || race.inputs() != INPUTS {
+            return Err(Error::InvalidFormat("net weights: unexpected shape or trailing bytes".into()));
+        }
+        Ok(NeuralNet { contact, race, trained_games })
+    }
+
+    /// The weights as bytes: magic, games trained (u64 LE), the contact net, the race net.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        out.extend(self.trained_games.to_le_bytes());
+        self.contact.write(&mut out);
+        self.race.write(&mut out);
+        out
+    }
+
+    /// The net for a class (`None` for bear-offs).
+    pub fn net(&self, class: Class) -> Option<&Network> {
+        match class {
+            Class::BearOff => None,
+            Class::Race => Some(&self.race),
+            Class::Contact => Some(&self.contact),
+        }
+    }
+
+    /// The values, for the player who moves, of the candidate `plays` from `before` (each the
+    /// game's result if the play ends it, else the evaluation of the position after it, turned
+    /// around), into `out` (cleared first).
+    pub fn evaluate_plays(&self, before: &Position, plays: &[Play], out: &mut Vec<Probabilities>) {
+        out.clear();
+        // The reference: the position before the roll with the turn passed, as each candidate's
+        // view is; candidates differ from it only where checkers moved.
+        let reference = before.swapped();
+        let mut ref_x = [0.0f32; INPUTS];
+        encode(&reference, &mut ref_x);
+        let mut ref_sums = [[0.0f32; MAX_HIDDEN]; 2];
+        let mut have = [false; 2];
+        let mut x = [0.0f32; INPUTS];
+        let mut sums = [0.0f32; MAX_HIDDEN];
+        for play in plays {
+            let after = play.position.swapped();
+            if let Some(points) = Backgammon.result(&after) {
+                out.push(Probabilities::from_points(-points));
+                continue;
+            }
+            let class = Class::of(&after);
+            let value = match class {
+                Class::BearOff => bearoff::probabilities(&after).expect("bear-off class"),
+                Class::Race | Class::Contact => {
+                    let k = (class == Class::Contact) as usize;
+                    let net = self.net(class).expect("a net class");
+                    if !have[k] {
+                        net.hidden_sums(&ref_x, &mut ref_sums[k]);
+                        have[k] = true;
+                    }
+                    encode(&after, &mut x);
+                    let h = net.hidden();
+                    sums[..h].copy_from_slice(&ref_sums[k][..h]);
+                    net.update_sums(&ref_x, &x, &mut sums);
+                    consistent(&net.outputs_from_sums(&sums))
+                }
+            };
+            out.push(value.flipped());
+        }
+    }
+
+    /// The raw outputs of the net judging `position` (which must not be a bear-off), with its
+    /// inputs written to `x`.
+    pub fn raw(&self, position: &Position, x: &mut [f32; INPUTS]) -> [f32; OUTPUTS] {
+        encode(position, x);
+        self.net(Class::of(position)).unwrap_or(&self.race).forward(x)
+    }
+}
+
+impl Evaluator<Position> for NeuralNet {
+    fn evaluate(&self, position: &Position) -> Probabilities {
+        match Class::of(position) {
+            Class::BearOff => bearoff::probabilities(position).expect("bear-off class"),
+            class => {
+                let mut x = [0.0f32; INPUTS];
+                encode(position, &mut x);
+                consistent(&self.net(class).expect("a net class").forward(&x))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

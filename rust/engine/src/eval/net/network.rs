@@ -1,0 +1,284 @@
+//! A fully connected net with one hidden layer of sigmoid units and five sigmoid outputs, in f32.
+//!
+//! The first layer is stored input-major (`w1[i * hidden + j]`), so one input's contribution to
+//! all hidden sums is one contiguous row: a forward pass adds the rows of the non-zero inputs,
+//! and a position that differs from an already evaluated one in a few inputs costs only those
+//! rows (see [`Network::update_sums`]). Plain loops over rows auto-vectorise.
+
+use crate::error::{Error, Result};
+
+/// Outputs of every net: win, win gammon, win backgammon, lose gammon, lose backgammon.
+pub const OUTPUTS: usize = 5;
+/// The largest hidden layer supported (scratch arrays live on the stack).
+pub const MAX_HIDDEN: usize = 256;
+
+/// One net's weights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    inputs: usize,
+    hidden: usize,
+    /// `inputs * hidden`, input-major.
+    pub(crate) w1: Vec<f32>,
+    pub(crate) b1: Vec<f32>,
+    /// `OUTPUTS * hidden`, output-major.
+    pub(crate) w2: Vec<f32>,
+    pub(crate) b2: [f32; OUTPUTS],
+}
+
+/// `e^x` to about 5e-6 relative error for |x| <= 80 (mostly from rounding `x log2 e` in f32), written without branches so that loops
+/// over it vectorise.
+#[inline(always)]
+fn exp(x: f32) -> f32 {
+    let x = x.clamp(-80.0, 80.0);
+    let t = x * std::f32::consts::LOG2_E;
+    let n = t.round();
+    let f = (t - n) * std::f32::consts::LN_2;
+    // e^f on |f| <= ln2/2 by its Taylor polynomial (Horner).
+    let p = 1.0 + f * (1.0 + f * (0.5 + f * (1.0 / 6.0 + f * (1.0 / 24.0 + f * (1.0 / 120.0 + f / 720.0)))));
+    let bits = ((n as i32 + 127) as u32) << 23;
+    p * f32::from_bits(bits)
+}
+
+/// The logistic function.
+#[inline(always)]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + exp(-x))
+}
+
+impl Network {
+    /// A net with small weights from a simple reproducible generator (for training from scratch).
+    pub fn random(inputs: usize, hidden: usize, seed: u64) -> Network {
+        assert!(hidden <= MAX_HIDDEN && hidden > 0 && inputs > 0);
+        let mut state = seed ^ 0x9E37_79B9_7F4A_7C15;
+        let mut next = move |scale: f32| {
+            // splitmix64
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^= z >> 31;
+            ((z >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * scale
+        };
+        let w1 = (0..inputs * hidden).map(|_| next(0.1)).collect();
+        let w2 = (0..OUTPUTS * hidden).map(|_| next(0.1)).collect();
+        Network { inputs, hidden, w1, b1: vec![0.0; hidden], w2, b2: [0.0; OUTPUTS] }
+    }
+
+    /// Number of inputs.
+    pub fn inputs(&self) -> usize {
+        self.inputs
+    }
+
+    /// Number of hidden units.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The hidden layer's weighted sums for inputs `x` (zero inputs skipped) into `sums`.
+    pub fn hidden_sums(&self, x: &[f32], sums: &mut [f32]) {
+        let h = self.hidden;
+        let sums = &mut sums[..h];
+        sums.copy_from_slice(&self.b1);
+        for (i, &v) in x.iter().enumerate().take(self.inputs) {
+            if v != 0.0 {
+                let row = &self.w1[i * h..(i + 1) * h];
+                for (s, &w) in sums.iter_mut().zip(row) {
+                    *s += v * w;
+                }
+            }
+        }
+    }
+
+    /// Turns `sums`, the hidden sums for inputs `old`, into those for inputs `new`, touching only
+    /// the inputs that differ.
+    pub fn update_sums(&self, old: &[f32], new: &[f32], sums: &mut [f32]) {
+        let h = self.hidden;
+        let sums = &mut sums[..h];
+        for (i, (&a, &b)) in old.iter().zip(new).enumerate().take(self.inputs) {
+            if a != b {
+                let d = b - a;
+                let row = &self.w1[i * h..(i + 1) * h];
+                for (s, &w) in sums.iter_mut().zip(row) {
+                    *s += d * w;
+                }
+            }
+        }
+    }
+
+    /// The hidden activations from the hidden sums.
+    pub fn activate(&self, sums: &[f32], hidden: &mut [f32]) {
+        for (a, &s) in hidden[..self.hidden].iter_mut().zip(&sums[..self.hidden]) {
+            *a = sigmoid(s);
+        }
+    }
+
+    /// The five outputs from the hidden activations.
+    pub fn outputs(&self, hidden: &[f32]) -> [f32; OUTPUTS] {
+        let h = self.hidden;
+        let mut y = [0.0; OUTPUTS];
+        for (k, out) in y.iter_mut().enumerate() {
+            let row = &self.w2[k * h..(k + 1) * h];
+            let mut acc = [0.0f32; 8];
+            for (hs, ws) in hidden[..h].chunks(8).zip(row.chunks(8)) {
+                for ((a, &x), &w) in acc.iter_mut().zip(hs).zip(ws) {
+                    *a += x * w;
+                }
+            }
+            *out = sigmoid(self.b2[k] + acc.iter().sum::<f32>());
+        }
+        y
+    }
+
+    /// The outputs for hidden sums `sums`.
+    pub fn outputs_from_sums(&self, sums: &[f32]) -> [f32; OUTPUTS] {
+        let mut hidden = [0.0f32; MAX_HIDDEN];
+        self.activate(sums, &mut hidden);
+        self.outputs(&hidden[..self.hidden])
+    }
+
+    /// A full forward pass.
+    pub fn forward(&self, x: &[f32]) -> [f32; OUTPUTS] {
+        let mut sums = [0.0f32; MAX_HIDDEN];
+        self.hidden_sums(x, &mut sums);
+        self.outputs_from_sums(&sums)
+    }
+
+    /// One gradient step moving the outputs for `x` towards `target` under cross-entropy (the
+    /// output error is `target - y` on each logit), with learning rate `alpha`. `hidden` and `y`
+    /// are the activations of a forward pass on `x`.
+    pub fn learn(
+        &mut self,
+        x: &[f32],
+        hidden: &[f32],
+        y: &[f32; OUTPUTS],
+        target: &[f32; OUTPUTS],
+        alpha: f32,
+    ) {
+        let h = self.hidden;
+        let mut back = [0.0f32; MAX_HIDDEN];
+        for k in 0..OUTPUTS {
+            let delta = target[k] - y[k];
+            if delta == 0.0 {
+                continue;
+            }
+            let row = &mut self.w2[k * h..(k + 1) * h];
+            for ((b, w), &a) in back.iter_mut().zip(row.iter_mut()).zip(hidden) {
+                *b += delta * *w;
+                *w += alpha * delta * a;
+            }
+            self.b2[k] += alpha * delta;
+        }
+        for ((b, &a), bias) in back[..h].iter_mut().zip(hidden).zip(self.b1.iter_mut()) {
+            *b *= a * (1.0 - a) * alpha;
+            *bias += *b;
+        }
+        for (i, &v) in x.iter().enumerate().take(self.inputs) {
+            if v != 0.0 {
+                let row = &mut self.w1[i * h..(i + 1) * h];
+                for (w, &b) in row.iter_mut().zip(&back[..h]) {
+                    *w += v * b;
+                }
+            }
+        }
+    }
+
+    /// Appends the net to `out`: inputs, hidden (u32 LE), then w1, b1, w2, b2 (f32 LE).
+    pub fn write(&self, out: &mut Vec<u8>) {
+        out.extend((self.inputs as u32).to_le_bytes());
+        out.extend((self.hidden as u32).to_le_bytes());
+        for v in self.w1.iter().chain(&self.b1).chain(&self.w2).chain(&self.b2) {
+            out.extend(v.to_le_bytes());
+        }
+    }
+
+    /// Reads a net written by [`Network::write`] from the front of `bytes`, returning it and the
+    /// rest of the bytes.
+    pub fn read(bytes: &[u8]) -> Result<(Network, &[u8])> {
+        let bad = |what: &str| Error::InvalidFormat(format!("net weights: {what}"));
+        let word = |b: &[u8], at: usize| -> Result<u32> {
+            b.get(at..at + 4)
+                .map(|s| u32::from_le_bytes(s.try_into().unwrap()))
+                .ok_or_else(|| bad("truncated"))
+        };
+        let inputs = word(bytes, 0)? as usize;
+        let hidden = word(bytes, 4)? as usize;
+        if inputs == 0 || inputs > 10_000 || hidden == 0 || hidden > MAX_HIDDEN {
+            return Err(bad(&format!("unsupported shape {inputs} x {hidden}")));
+        }
+        let count = inputs * hidden + hidden + OUTPUTS * hidden + OUTPUTS;
+        let body = bytes.get(8..8 + 4 * count).ok_or_else(|| bad("truncated"))?;
+        let mut values = body.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap()));
+        let mut take = |n: usize| values.by_ref().take(n).collect::<Vec<f32>>();
+        let w1 = take(inputs * hidden);
+        let b1 = take(hidden);
+        let w2 = take(OUTPUTS * hidden);
+        let b2: [f32; OUTPUTS] = take(OUTPUTS).try_into().unwrap();
+        if w1.iter().chain(&b1).chain(&w2).chain(&b2).any(|v| !v.is_finite()) {
+            return Err(bad("non-finite weight"));
+        }
+        Ok((Network { inputs, hidden, w1, b1, w2, b2 }, &bytes[8 + 4 * count..]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exp_is_accurate() {
+        for k in -400..=400 {
+            let x = k as f32 / 10.0;
+            let rel = (exp(x) as f64 - (x as f64).exp()).abs() / (x as f64).exp();
+            assert!(rel < 5e-6, "exp({x}): {rel}");
+        }
+    }
+
+    #[test]
+    fn incremental_sums_match_a_full_pass() {
+        let net = Network::random(20, 16, 3);
+        let a: Vec<f32> = (0..20).map(|i| (i % 3) as f32 * 0.5).collect();
+        let mut b = a.clone();
+        b[4] = 1.0;
+        b[7] = 0.0;
+        let mut s = [0.0; MAX_HIDDEN];
+        net.hidden_sums(&a, &mut s);
+        net.update_sums(&a, &b, &mut s);
+        let mut full = [0.0; MAX_HIDDEN];
+        net.hidden_sums(&b, &mut full);
+        for j in 0..16 {
+            assert!((s[j] - full[j]).abs() < 1e-5);
+        }
+    }
+
+    #[test]
+    fn learning_moves_outputs_towards_the_target() {
+        let mut net = Network::random(10, 8, 1);
+        let x: Vec<f32> = (0..10).map(|i| (i % 2) as f32).collect();
+        let target = [1.0, 0.0, 0.0, 1.0, 0.0];
+        let before = net.forward(&x);
+        for _ in 0..50 {
+            let mut sums = [0.0; MAX_HIDDEN];
+            net.hidden_sums(&x, &mut sums);
+            let mut hidden = [0.0; MAX_HIDDEN];
+            net.activate(&sums, &mut hidden);
+            let y = net.outputs(&hidden[..8]);
+            net.learn(&x, &hidden[..8], &y, &target, 0.5);
+        }
+        let after = net.forward(&x);
+        for k in 0..OUTPUTS {
+            assert!((after[k] - target[k]).abs() < (before[k] - target[k]).abs());
+        }
+    }
+
+    #[test]
+    fn weights_round_trip_and_bad_bytes_are_refused() {
+        let net = Network::random(12, 8, 5);
+        let mut bytes = vec![];
+        net.write(&mut bytes);
+        let (back, rest) = Network::read(&bytes).unwrap();
+        assert_eq!(back, net);
+        assert!(rest.is_empty());
+        assert!(Network::read(&bytes[..bytes.len() - 1]).is_err());
+        assert!(Network::read(&[0; 8]).is_err());
+    }
+}

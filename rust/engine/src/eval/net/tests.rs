@@ -1,0 +1,73 @@
+use super::*;
+use crate::dice::{DiceStream, ALL_ROLLS};
+use crate::moves::legal_plays;
+use crate::pos;
+
+/// Positions from games of random plays, to test on more than a few hand-made ones.
+fn sample_positions(count: usize) -> Vec<Position> {
+    let mut out = vec![];
+    let mut stream = DiceStream::new(11, 0);
+    let mut p = Position::initial();
+    while out.len() < count {
+        let plays = legal_plays(&p, stream.roll());
+        let next = plays[stream.below(plays.len())].position.swapped();
+        if Backgammon.result(&next).is_some() {
+            p = Position::initial();
+        } else {
+            out.push(next);
+            p = next;
+        }
+    }
+    out
+}
+
+#[test]
+fn batched_candidates_match_single_evaluations() {
+    let net = NeuralNet::random(32, 9);
+    let mut values = vec![];
+    for p in sample_positions(200) {
+        for dice in [ALL_ROLLS[0], ALL_ROLLS[7], ALL_ROLLS[20]] {
+            let plays = legal_plays(&p, dice);
+            net.evaluate_plays(&p, &plays, &mut values);
+            assert_eq!(values.len(), plays.len());
+            for (play, v) in plays.iter().zip(&values) {
+                let expected = crate::eval::value_after(&Backgammon, &net, play);
+                for (a, b) in v.to_array().iter().zip(expected.to_array()) {
+                    assert!((a - b).abs() < 1e-5, "{p:?} {play}: {v:?} vs {expected:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn outputs_are_consistent_probabilities() {
+    let p = consistent(&[0.3, 0.5, 0.6, 0.9, 0.95]);
+    assert_eq!(
+        (p.win, p.win_gammon, p.win_backgammon),
+        (0.30000001192092896, 0.30000001192092896, 0.30000001192092896)
+    );
+    assert!((p.lose_gammon - 0.7).abs() < 1e-6 && (p.lose_backgammon - 0.7).abs() < 1e-6);
+    for position in sample_positions(300) {
+        let v = NeuralNet::builtin().evaluate(&position);
+        assert!(v.win >= v.win_gammon && v.win_gammon >= v.win_backgammon && v.win_backgammon >= 0.0);
+        assert!(1.0 - v.win >= v.lose_gammon - 1e-12 && v.lose_gammon >= v.lose_backgammon);
+    }
+}
+
+#[test]
+fn weights_round_trip() {
+    let net = NeuralNet::random(16, 2);
+    assert_eq!(NeuralNet::from_bytes(&net.to_bytes()).unwrap(), net);
+    assert!(NeuralNet::from_bytes(b"not a net").is_err());
+    let mut bytes = net.to_bytes();
+    bytes.push(0);
+    assert!(NeuralNet::from_bytes(&bytes).is_err());
+}
+
+#[test]
+fn classes() {
+    assert_eq!(Class::of(&Position::initial()), Class::Contact);
+    assert_eq!(Class::of(&pos!(8 => 3, 6 => 2, 20 => -4)), Class::Race);
+    assert_eq!(Class::of(&pos!(6 => 3, 20 => -4)), Class::BearOff);
+}

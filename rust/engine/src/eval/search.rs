@@ -1,0 +1,268 @@
+//! The bot: the neural net looking 0, 1 or 2 plies ahead.
+//!
+//! A play's value at ply 0 is the net's view of the position after it. At ply `n > 0` it is the
+//! average, over the opponent's 21 rolls, of the value of the opponent's best reply, that reply
+//! chosen by the net at ply 0 and then valued at ply `n - 1` (choosing inner replies at ply 0
+//! keeps a 2-ply decision to about a hundred thousand evaluations). Only the best
+//! [`Bot::filter`] plays at ply 0 are looked at more deeply; the others keep their 0-ply values
+//! and rank below them.
+
+use super::net::NeuralNet;
+use super::{Evaluator, Policy, Probabilities};
+use crate::board::Position;
+use crate::dice::{Dice, DiceStream, ALL_ROLLS};
+use crate::dice_game::{Backgammon, DiceGame};
+use crate::error::{Error, Result};
+use crate::moves::{legal_plays_into, Play};
+
+/// The deepest search offered.
+pub const MAX_PLY: u8 = 2;
+
+/// A play with its value for the player who makes it and the ply it was judged at.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RankedPlay {
+    /// The play.
+    pub play: Play,
+    /// Its outcome probabilities for the mover.
+    pub value: Probabilities,
+    /// The ply the value comes from (below the bot's ply for plays the filter dropped).
+    pub ply: u8,
+}
+
+/// The neural-net player at a fixed search depth.
+///
+/// ```
+/// use gammon_engine::eval::search::Bot;
+/// use gammon_engine::{Dice, Position};
+/// let bot = Bot::new(0).unwrap();
+/// let ranked = bot.rank_plays(&Position::initial(), Dice::new(3, 1).unwrap()).unwrap();
+/// assert_eq!(ranked.len(), 16);
+/// assert!(ranked[0].value.equity() >= ranked[1].value.equity());
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Bot<'a> {
+    net: &'a NeuralNet,
+    ply: u8,
+    filter: usize,
+}
+
+impl Bot<'static> {
+    /// The shipped net searching `ply` plies (0..=2).
+    pub fn new(ply: u8) -> Result<Bot<'static>> {
+        Bot::with_net(NeuralNet::builtin(), ply)
+    }
+}
+
+impl<'a> Bot<'a> {
+    /// A bot on the given nets.
+    pub fn with_net(net: &'a NeuralNet, ply: u8) -> Result<Bot<'a>> {
+        if ply > MAX_PLY {
+            return Err(Error::InvalidArgument(format!("ply must be 0, 1 or 2, got {ply}")));
+        }
+        Ok(Bot { net, ply, filter: 8 })
+    }
+
+    /// The same bot keeping the best `filter` plays (at least 1) at ply 0 for deeper search.
+    pub fn with_filter(mut self, filter: usize) -> Bot<'a> {
+        self.filter = filter.max(1);
+        self
+    }
+
+    /// The search depth.
+    pub fn ply(&self) -> u8 {
+        self.ply
+    }
+
+    /// How many plays are searched beyond ply 0.
+    pub fn filter(&self) -> usize {
+        self.filter
+    }
+
+    /// The nets.
+    pub fn net(&self) -> &'a NeuralNet {
+        self.net
+    }
+
+    /// The index of the best of `plays` (the legal plays from `position`, not empty).
+    pub fn best_index(&self, position: &Position, plays: &[Play]) -> usize {
+        if plays.len() == 1 {
+            return 0;
+        }
+        let mut values = Vec::with_capacity(plays.len());
+        self.net.evaluate_plays(position, plays, &mut values);
+        let best0 = argmax(&values);
+        if self.ply == 0 {
+            return best0;
+        }
+        let order = ranked_order(&values);
+        let mut best = (order[0], f64::NEG_INFINITY);
+        for &k in order.iter().take(self.filter) {
+            let e = self.play_value(&plays[k], self.ply).equity();
+            if e > best.1 {
+                best = (k, e);
+            }
+        }
+        best.0
+    }
+
+    /// Every legal play of `dice` with its value, best first; an error if the game is over.
+    pub fn rank_plays(&self, position: &Position, dice: Dice) -> Result<Vec<RankedPlay>> {
+        game_running(position)?;
+        let mut plays = vec![];
+        legal_plays_into(position, dice, &mut plays);
+        let mut values = Vec::with_capacity(plays.len());
+        self.net.evaluate_plays(position, &plays, &mut values);
+        let order = ranked_order(&values);
+        let deep = if self.ply == 0 { 0 } else { self.filter.min(plays.len()) };
+        let mut head: Vec<RankedPlay> = order[..deep]
+            .iter()
+            .map(|&k| RankedPlay {
+                play: plays[k],
+                value: self.play_value(&plays[k], self.ply),
+                ply: self.ply,
+            })
+            .collect();
+        head.sort_by(|a, b| b.value.equity().total_cmp(&a.value.equity()));
+        head.extend(order[deep..].iter().map(|&k| RankedPlay { play: plays[k], value: values[k], ply: 0 }));
+        Ok(head)
+    }
+
+    /// The best play of `dice` from `position` and its value; an error if the game is over.
+    pub fn best_play(&self, position: &Position, dice: Dice) -> Result<RankedPlay> {
+        game_running(position)?;
+        let mut plays = vec![];
+        legal_plays_into(position, dice, &mut plays);
+        let k = self.best_index(position, &plays);
+        Ok(RankedPlay { play: plays[k], value: self.play_value(&plays[k], self.ply), ply: self.ply })
+    }
+
+    /// The value of `play` for its mover at `ply`.
+    fn play_value(&self, play: &Play, ply: u8) -> Probabilities {
+        let next = Backgammon.after(play);
+        match Backgammon.result(&next) {
+            Some(points) => Probabilities::from_points(-points),
+            None => self.position_value(&next, ply).flipped(),
+        }
+    }
+
+    /// The value of `position` (game not over) for the player on roll, looking `ply` plies
+    /// ahead.
+    pub fn position_value(&self, position: &Position, ply: u8) -> Probabilities {
+        if ply == 0 {
+            return self.net.evaluate(position);
+        }
+        let mut plays = Vec::with_capacity(32);
+        let mut values = Vec::with_capacity(32);
+        let mut sum = [0.0f64; 5];
+        for dice in ALL_ROLLS {
+            legal_plays_into(position, dice, &mut plays);
+            self.net.evaluate_plays(position, &plays, &mut values);
+            let k = argmax(&values);
+            let v = if ply == 1 { values[k] } else { self.play_value(&plays[k], ply - 1) };
+            let w = dice.weight() as f64 / 36.0;
+            for (s, x) in sum.iter_mut().zip(v.to_array()) {
+                *s += w * x;
+            }
+        }
+        Probabilities::from_array(sum)
+    }
+
+    /// The value of `position` for the player on roll at the bot's ply (the result itself if
+    /// the game is over).
+    pub fn evaluate(&self, position: &Position) -> Probabilities {
+        match Backgammon.result(position) {
+            Some(points) => Probabilities::from_points(points),
+            None => self.position_value(position, self.ply),
+        }
+    }
+}
+
+/// Refuses positions where a side has borne off every checker.
+fn game_running(position: &Position) -> Result<()> {
+    match Backgammon.result(position) {
+        Some(_) => Err(Error::IllegalAction("the game is over: a side has borne off every checker".into())),
+        None => Ok(()),
+    }
+}
+
+/// The index of the highest equity (the first of equals).
+fn argmax(values: &[Probabilities]) -> usize {
+    let mut best = (0, f64::NEG_INFINITY);
+    for (k, v) in values.iter().enumerate() {
+        let e = v.equity();
+        if e > best.1 {
+            best = (k, e);
+        }
+    }
+    best.0
+}
+
+/// Indices of `values` by decreasing equity, stable.
+fn ranked_order(values: &[Probabilities]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..values.len()).collect();
+    order.sort_by(|&a, &b| values[b].equity().total_cmp(&values[a].equity()));
+    order
+}
+
+impl Policy<Backgammon> for Bot<'_> {
+    fn choose(
+        &self,
+        _: &Backgammon,
+        position: &Position,
+        _: Dice,
+        plays: &[Play],
+        _: &mut DiceStream,
+    ) -> usize {
+        self.best_index(position, plays)
+    }
+
+    fn evaluator(&self) -> Option<&dyn Evaluator<Position>> {
+        Some(self.net)
+    }
+
+    fn name(&self) -> &str {
+        match self.ply {
+            0 => "net",
+            1 => "net 1-ply",
+            _ => "net 2-ply",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pos;
+
+    #[test]
+    fn deeper_values_of_a_decided_position_are_exact() {
+        // Two checkers on our 1-point against anything: we bear off whatever we roll.
+        let p = pos!(1 => 2, 24 => -1);
+        for ply in 0..=2 {
+            let v = Bot::new(ply).unwrap().evaluate(&p);
+            assert!((v.win - 1.0).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn one_ply_averages_the_replies() {
+        // The player on roll has one checker left, on the 2-point: every roll bears it off, so
+        // the 1-ply average is a certain win (the net alone only estimates it).
+        let p = pos!(2 => 1, 23 => -1);
+        let v = Bot::new(1).unwrap().evaluate(&p);
+        assert!((v.win - 1.0).abs() < 1e-9);
+        assert!(Bot::new(3).is_err());
+    }
+
+    #[test]
+    fn ranking_lists_every_play_once_best_first() {
+        for ply in 0..=1 {
+            let bot = Bot::new(ply).unwrap().with_filter(3);
+            let ranked = bot.rank_plays(&Position::initial(), Dice::new(6, 4).unwrap()).unwrap();
+            assert_eq!(ranked.len(), Position::initial().legal_plays(Dice::new(6, 4).unwrap()).len());
+            let head: Vec<f64> =
+                ranked.iter().take_while(|r| r.ply == ply).map(|r| r.value.equity()).collect();
+            assert!(head.windows(2).all(|w| w[0] >= w[1]));
+        }
+    }
+}
