@@ -77,7 +77,7 @@ def rollout_file(args: argparse.Namespace) -> int:
 
     if args.plays:
         raise GammonError("--batch and --plays do not go together")
-    if args.position.lower() != "opening":
+    if (args.position or "opening").lower() != "opening":
         raise GammonError("--batch reads the positions from its file; give no POSITION")
     if args.ray is not None:
         import_ray()
