@@ -13,6 +13,8 @@ Positions are always seen from the player on roll, who moves from point 24 towar
 from __future__ import annotations
 
 from gammon._core import (
+    Bot,
+    Evaluation,
     GammonError,
     IllegalActionError,
     IllegalPlayError,
@@ -21,11 +23,14 @@ from gammon._core import (
     InvalidPositionError,
     Play,
     Position,
+    RankedPlay,
     __version__,
 )
 from gammon.batch import legal_plays_batch
 
 __all__ = [
+    "Bot",
+    "Evaluation",
     "GammonError",
     "IllegalActionError",
     "IllegalPlayError",
@@ -34,6 +39,7 @@ __all__ = [
     "InvalidPositionError",
     "Play",
     "Position",
+    "RankedPlay",
     "__version__",
     "legal_plays_batch",
 ]

@@ -5,6 +5,7 @@
 use pyo3::prelude::*;
 
 mod batch;
+mod bot;
 mod errors;
 mod position;
 mod threads;
@@ -15,5 +16,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     position::register(m)?;
     batch::register(m)?;
+    bot::register(m)?;
     Ok(())
 }
