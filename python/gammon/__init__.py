@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from gammon._core import (
     Action,
+    Bot,
+    Evaluation,
     Game,
     GammonError,
     IllegalActionError,
@@ -35,6 +37,7 @@ from gammon._core import (
     MatchEquityTable,
     Play,
     Position,
+    RankedPlay,
     RolloutResult,
     __version__,
 )
@@ -44,6 +47,8 @@ from gammon.rollouts import merge_rollouts, rollout, rollout_plays
 
 __all__ = [
     "Action",
+    "Bot",
+    "Evaluation",
     "Game",
     "GammonError",
     "IllegalActionError",
@@ -55,6 +60,7 @@ __all__ = [
     "MatchEquityTable",
     "Play",
     "Position",
+    "RankedPlay",
     "RolloutResult",
     "__version__",
     "legal_plays_batch",

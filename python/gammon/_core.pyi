@@ -14,6 +14,8 @@ __all__ = [
     "BattlegammonPlay",
     "BattlegammonPosition",
     "BattlegammonRolloutResult",
+    "Bot",
+    "Evaluation",
     "Game",
     "GammonError",
     "IllegalActionError",
@@ -25,6 +27,7 @@ __all__ = [
     "MatchEquityTable",
     "Play",
     "Position",
+    "RankedPlay",
     "RolloutResult",
     "__version__",
     "_count_legal_plays",
@@ -85,6 +88,48 @@ class Play:
     def hits(self) -> int: ...
     def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
+
+@final
+class Evaluation:
+    """The five cumulative outcome probabilities of a position and its cubeless equity."""
+
+    @property
+    def win(self) -> float: ...
+    @property
+    def win_gammon(self) -> float: ...
+    @property
+    def win_backgammon(self) -> float: ...
+    @property
+    def lose_gammon(self) -> float: ...
+    @property
+    def lose_backgammon(self) -> float: ...
+    @property
+    def equity(self) -> float: ...
+    def __eq__(self, value: object, /) -> bool: ...
+
+@final
+class RankedPlay:
+    """A play with the bot's evaluation of it, for the player who makes it."""
+
+    @property
+    def play(self) -> Play: ...
+    @property
+    def equity(self) -> float: ...
+    @property
+    def evaluation(self) -> Evaluation: ...
+    @property
+    def ply(self) -> int: ...
+
+@final
+class Bot:
+    """The built-in neural-net player, searching ``ply`` plies (0, 1 or 2)."""
+
+    def __new__(cls, ply: int = 0) -> Bot: ...
+    @property
+    def ply(self) -> int: ...
+    def best_play(self, position: Position, d1: int, d2: int) -> Play: ...
+    def rank_plays(self, position: Position, d1: int, d2: int) -> list[RankedPlay]: ...
+    def evaluate(self, position: Position) -> Evaluation: ...
 
 def legal_plays_batch(
     boards: npt.NDArray[np.int64], dice: npt.NDArray[np.int64], threads: int | None = None

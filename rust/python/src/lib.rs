@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 mod args;
 mod batch;
 mod battlegammon;
+mod bot;
 mod errors;
 mod game;
 mod match_play;
@@ -26,5 +27,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     game::register(m)?;
     match_play::register(m)?;
     met::register(m)?;
+    bot::register(m)?;
     Ok(())
 }

@@ -37,16 +37,35 @@ const fn ways(k: usize, n: usize) -> usize {
     r
 }
 
-/// The database index of checkers `c[0..6]` on points 1..6 (at most 15 in all).
+/// `SKIP[k][left][v]`: how many indices the positions with fewer than `v` checkers on a point
+/// take, when `left` checkers remain for it and the `k` points after it.
+const SKIP: [[[u32; 16]; 16]; POINTS] = {
+    let mut t = [[[0u32; 16]; 16]; POINTS];
+    let mut k = 0;
+    while k < POINTS {
+        let mut left = 0;
+        while left < 16 {
+            let mut v = 1;
+            while v <= left {
+                t[k][left][v] = t[k][left][v - 1] + ways(k, left - (v - 1)) as u32;
+                v += 1;
+            }
+            left += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// The database index of checkers `c[0..6]` on points 1..6 (at most 15 in all): positions in
+/// lexicographic order of their counts.
 pub fn index(c: &[u8; POINTS]) -> usize {
     let mut idx = 0;
     let mut left = 15usize;
     for p in 0..POINTS {
-        let k = POINTS - 1 - p;
-        for v in 0..c[p] as usize {
-            idx += ways(k, left - v);
-        }
-        left -= c[p] as usize;
+        let v = c[p] as usize;
+        idx += SKIP[POINTS - 1 - p][left][v] as usize;
+        left -= v;
     }
     idx
 }
@@ -76,57 +95,46 @@ pub struct Database {
     first: Vec<f32>,
 }
 
-/// Plays die `d` in every legal way from `c`; returns the positions reached and whether each took
-/// a checker off.
-fn moves_of_die(c: &[u8; POINTS], d: usize, out: &mut Vec<([u8; POINTS], bool)>) {
-    let highest = match (0..POINTS).rev().find(|&p| c[p] > 0) {
-        Some(h) => h + 1,
-        None => return,
+/// Plays the dice `dice` from `c` in every legal way, pushing each result's index and whether it
+/// took a checker off (duplicates included: callers only take minima). Moves of a double are
+/// generated from non-increasing points (`max_from`), which reaches every result once or more.
+fn walk(c: &[u8; POINTS], dice: &[usize], max_from: usize, offed: bool, out: &mut Vec<(usize, bool)>) {
+    let Some((&d, rest)) = dice.split_first() else {
+        out.push((index(c), offed));
+        return;
     };
-    for from in 1..=POINTS {
+    let Some(highest) = (0..POINTS).rev().find(|&p| c[p] > 0).map(|h| h + 1) else {
+        out.push((index(c), offed));
+        return;
+    };
+    let double = rest.first() == Some(&d);
+    for from in (1..=max_from.min(highest)).rev() {
         if c[from - 1] == 0 {
             continue;
         }
         let mut n = *c;
         n[from - 1] -= 1;
-        if from > d {
+        let off = if from > d {
             n[from - d - 1] += 1;
-            out.push((n, false));
+            false
         } else if from == d || from == highest {
-            out.push((n, true));
-        }
+            true
+        } else {
+            continue;
+        };
+        walk(&n, rest, if double { from } else { POINTS }, offed || off, out);
     }
 }
 
-/// Every position a roll can lead to (with whether it bore a checker off), deduplicated.
-fn plays(c: &[u8; POINTS], d1: usize, d2: usize) -> Vec<([u8; POINTS], bool)> {
-    let dice: Vec<usize> = if d1 == d2 { vec![d1; 4] } else { vec![d1, d2] };
-    let orders: Vec<Vec<usize>> = if d1 == d2 { vec![dice] } else { vec![vec![d1, d2], vec![d2, d1]] };
-    let mut all = vec![];
-    for order in orders {
-        let mut front = vec![(*c, false)];
-        for &d in &order {
-            let mut next = vec![];
-            for &(p, offed) in &front {
-                let before = next.len();
-                moves_of_die(&p, d, &mut next);
-                if next.len() == before {
-                    // Everything is off already.
-                    next.push((p, offed));
-                }
-                for e in &mut next[before..] {
-                    e.1 |= offed;
-                }
-            }
-            next.sort_unstable();
-            next.dedup();
-            front = next;
-        }
-        all.extend(front);
+/// Every result of a roll: index and whether a checker came off.
+fn plays(c: &[u8; POINTS], d1: usize, d2: usize, out: &mut Vec<(usize, bool)>) {
+    out.clear();
+    if d1 == d2 {
+        walk(c, &[d1; 4], POINTS, false, out);
+    } else {
+        walk(c, &[d1, d2], POINTS, false, out);
+        walk(c, &[d2, d1], POINTS, false, out);
     }
-    all.sort_unstable();
-    all.dedup();
-    all
 }
 
 fn build() -> Database {
@@ -151,13 +159,14 @@ fn build() -> Database {
         let mut dist_off = [0.0f64; MAX_ROLLS];
         let mut dist_first = [0.0f64; MAX_ROLLS];
         let (mut e_off, mut e_first) = (1.0, 1.0);
+        let mut results = Vec::with_capacity(256);
         for d1 in 1..=6 {
             for d2 in d1..=6 {
                 let w = if d1 == d2 { 1.0 / 36.0 } else { 2.0 / 36.0 };
-                let results = plays(&c, d1, d2);
+                plays(&c, d1, d2, &mut results);
                 let best_off = results
                     .iter()
-                    .map(|(p, _)| index(p))
+                    .map(|&(p, _)| p)
                     .min_by(|&a, &b| mean_off[a].total_cmp(&mean_off[b]))
                     .unwrap();
                 e_off += w * mean_off[best_off];
@@ -169,7 +178,7 @@ fn build() -> Database {
                 } else {
                     let best = results
                         .iter()
-                        .map(|(p, _)| index(p))
+                        .map(|&(p, _)| p)
                         .min_by(|&a, &b| mean_first[a].total_cmp(&mean_first[b]))
                         .unwrap();
                     e_first += w * mean_first[best];

@@ -25,3 +25,31 @@ where
 {
     duel(&Backgammon, Start::Opening(Position::initial()), a, b, pairs, seed)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::search::Bot;
+    use crate::eval::{BuiltinPolicy, PubevalPolicy, RandomPolicy};
+
+    #[test]
+    fn the_net_clearly_beats_pubeval() {
+        // 2,000 games; the long duels are in the bot_duel example.
+        let r = backgammon_duel(&Bot::new(0).unwrap(), &PubevalPolicy, 1000, 77);
+        assert_eq!(r.games, 2000);
+        assert!(r.points_per_game() > 0.3, "{:+.3} +- {:.3}", r.points_per_game(), r.points_std_error());
+        assert!(r.points_std_error() > 0.0 && r.points_std_error() < 0.05);
+    }
+
+    #[test]
+    fn duels_are_reproducible_and_mirrored() {
+        let a = backgammon_duel(&BuiltinPolicy::Net, &RandomPolicy, 30, 5);
+        let b = backgammon_duel(&BuiltinPolicy::Net, &RandomPolicy, 30, 5);
+        assert_eq!(a, b);
+        assert!(a.points_per_game() > 1.0);
+        // A policy against itself on mirrored dice: every pair cancels exactly.
+        let same = backgammon_duel(&PubevalPolicy, &PubevalPolicy, 30, 5);
+        assert_eq!(same.points[0], same.points[1]);
+        assert_eq!(same.pair_squares, 0);
+    }
+}

@@ -4,6 +4,10 @@
 //! picks one of the legal plays of a roll. A policy built on an evaluator (see
 //! [`EvaluatorPolicy`]) also exposes it, which lets a rollout truncate games and reduce variance;
 //! policies without one ([`RandomPolicy`], [`PubevalPolicy`]) play whole games with plain errors.
+//!
+//! The built-in bot: [`net`] (the neural-net evaluator and its inputs), [`bearoff`] (the exact
+//! one-sided bear-off database), [`search`] (0, 1 and 2-ply play on the net) and [`duel`]
+//! (mirrored-dice duels of any two policies, in points per game).
 
 pub mod bearoff;
 pub mod duel;

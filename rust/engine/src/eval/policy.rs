@@ -1,5 +1,7 @@
 //! Policies: uniform random, greedy on an evaluator, and the built-in choices by name.
 
+use super::net::NeuralNet;
+use super::search::Bot;
 use super::{best_play, Evaluator, Policy, PubevalPolicy};
 use crate::dice::{Dice, DiceStream};
 use crate::dice_game::{Backgammon, DiceGame};
@@ -76,16 +78,20 @@ pub enum BuiltinPolicy {
     Random,
     /// [`PubevalPolicy`], Tesauro's linear evaluator.
     Pubeval,
+    /// The neural-net bot at 0-ply ([`super::search::Bot`]), which also lends its evaluator to
+    /// truncation and variance reduction.
+    Net,
 }
 
 impl BuiltinPolicy {
-    /// `"random"`, `"pubeval"`, or `"default"` (pubeval, the strongest built in so far).
+    /// `"random"`, `"pubeval"`, `"net"`, or `"default"` (pubeval for now; the net is stronger).
     pub fn from_name(name: &str) -> Result<BuiltinPolicy> {
         match name {
             "random" => Ok(BuiltinPolicy::Random),
             "pubeval" | "default" => Ok(BuiltinPolicy::Pubeval),
+            "net" => Ok(BuiltinPolicy::Net),
             _ => Err(Error::InvalidArgument(format!(
-                "unknown policy {name:?}: expected \"random\", \"pubeval\" or \"default\""
+                "unknown policy {name:?}: expected \"random\", \"pubeval\", \"net\" or \"default\""
             ))),
         }
     }
@@ -104,6 +110,14 @@ impl Policy<Backgammon> for BuiltinPolicy {
         match self {
             BuiltinPolicy::Random => RandomPolicy.choose(game, position, dice, plays, stream),
             BuiltinPolicy::Pubeval => PubevalPolicy.choose(game, position, dice, plays, stream),
+            BuiltinPolicy::Net => net_bot().best_index(position, plays),
+        }
+    }
+
+    fn evaluator(&self) -> Option<&dyn Evaluator<crate::Position>> {
+        match self {
+            BuiltinPolicy::Net => Some(NeuralNet::builtin()),
+            _ => None,
         }
     }
 
@@ -111,6 +125,12 @@ impl Policy<Backgammon> for BuiltinPolicy {
         match self {
             BuiltinPolicy::Random => "random",
             BuiltinPolicy::Pubeval => "pubeval",
+            BuiltinPolicy::Net => "net",
         }
     }
+}
+
+/// The 0-ply bot on the shipped nets.
+fn net_bot() -> Bot<'static> {
+    Bot::new(0).expect("ply 0 is valid")
 }

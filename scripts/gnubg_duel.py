@@ -1,0 +1,93 @@
+"""Mirrored-dice duel of gammon's bot against GNU Backgammon's 0-ply net (PyPI ``gnubg-nn``).
+
+Measurement only (needs ``pip install gnubg-nn==1.1.0a11``); every rule comes from the engine:
+legal plays, the play gnubg names (matched by the position it leads to) and the score of a
+finished game (``Bot.evaluate`` of a won position is its value: 1, 2 or 3). Cubeless money games;
+each dice sequence is played twice with the seats swapped; the report is gammon's points per game
+with the standard error over the pairs.
+
+    python scripts/gnubg_duel.py [--pairs 500] [--seed 1] [--ply 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+
+import gnubg_nn
+
+from gammon import Bot, Play, Position
+
+
+def gnubg_board(position: Position) -> list[list[int]]:
+    """gnubg's board: [opponent, player on roll], each 24 points in its own numbering + bar."""
+    b = position.to_list()
+    ours = [max(b[i + 1], 0) for i in range(24)] + [b[25]]
+    theirs = [max(-b[24 - i], 0) for i in range(24)] + [-b[0]]
+    return [theirs, ours]
+
+
+def gnubg_play(position: Position, d1: int, d2: int) -> Play:
+    plays = position.legal_plays(d1, d2)
+    if len(plays) == 1:
+        return plays[0]
+    board = position.to_list()
+    for src, dst in gnubg_nn.best_move(gnubg_board(position), d1, d2):
+        board[src] -= 1
+        if dst > 0:
+            if board[dst] == -1:
+                board[dst] = 0
+                board[0] -= 1
+            board[dst] += 1
+    target = Position.from_list(board)
+    for play in plays:
+        if play.position.to_list() == target.to_list():
+            return play
+    raise RuntimeError(f"gnubg's play is not legal in {position.id} {d1}{d2}")
+
+
+def play_game(bot: Bot, bot_seat: int, rng: random.Random) -> int:
+    """Points won by seat 0 (negative when seat 1 wins)."""
+    position = Position.initial()
+    seat = rng.randrange(2)
+    while True:
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        if seat == bot_seat:
+            play = bot.best_play(position, d1, d2)
+        else:
+            play = gnubg_play(position, d1, d2)
+        if play.position.off[0] == 15:
+            points = round(bot.evaluate(play.position).equity)
+            return points if seat == 0 else -points
+        position = play.position.swapped()
+        seat = 1 - seat
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", type=int, default=500)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ply", type=int, default=0)
+    args = parser.parse_args()
+    bot = Bot(ply=args.ply)
+    nets: list[int] = []
+    start = time.time()
+    for pair in range(args.pairs):
+        net = 0
+        for bot_seat in (0, 1):
+            points = play_game(bot, bot_seat, random.Random(args.seed * 1_000_003 + pair))
+            net += points if bot_seat == 0 else -points
+        nets.append(net)
+    n = len(nets)
+    mean = sum(nets) / n
+    var = sum((x - mean) ** 2 for x in nets) / max(n - 1, 1)
+    print(
+        f"gammon bot ply {args.ply} vs gnubg 0-ply: {mean / 2:+.3f} +- {math.sqrt(var / n) / 2:.3f} "
+        f"points per game over {2 * n} games ({time.time() - start:.0f} s)"
+    )
+
+
+if __name__ == "__main__":
+    main()
