@@ -14,19 +14,9 @@ import random
 
 from gammon._core import GammonError
 from gammon.battlegammon import Bot, Game, Play
+from gammon.play import Quit, ask
 
 YOU, BOT = "black", "white"
-
-
-class Quit(Exception):
-    """The player asked to stop, or the input ended."""
-
-
-def ask(prompt: str) -> str:
-    try:
-        return input(prompt).strip()
-    except EOFError:
-        raise Quit("the input ended") from None
 
 
 def parse_moves(text: str) -> list[tuple[int, int]]:
