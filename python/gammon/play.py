@@ -20,9 +20,13 @@ from __future__ import annotations
 
 import datetime
 import random
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from gammon._core import Game, GammonError, Match
+
+P = TypeVar("P")
 
 YOU, BOT = 0, 1
 NAMES = ("You", "gammon")
@@ -39,6 +43,23 @@ def ask(prompt: str) -> str:
         return input(prompt).strip()
     except EOFError:
         raise Quit("the input ended") from None
+
+
+def pick_listed(text: str, plays: Sequence[P]) -> tuple[bool, P | None]:
+    """The answers both terminal games share at the play prompt: ``?`` lists the plays and a
+    number picks one. Returns ``(answered, play)``: the play picked; or ``(True, None)`` when the
+    prompt should be asked again (the list was shown, or the number was out of range); or
+    ``(False, None)`` for anything else, such as typed notation."""
+    if text in ("?", "list"):
+        for i, p in enumerate(plays, 1):
+            print(f"{i:4d}. {p}")
+        return True, None
+    if not text.isdigit():
+        return False, None
+    if not 1 <= int(text) <= len(plays):
+        print(f"  choose a play from 1 to {len(plays)}")
+        return True, None
+    return True, plays[int(text) - 1]
 
 
 def dice_text(dice: tuple[int, int]) -> str:
@@ -131,15 +152,11 @@ class Session:
             try:
                 if self.command(game, text.lower()) or text.lower().startswith("resign"):
                     continue
-                if text in ("?", "list"):
-                    for i, p in enumerate(plays, 1):
-                        print(f"{i:4d}. {p}")
+                answered, picked = pick_listed(text, plays)
+                if picked is not None:
+                    played = game.play(picked)
+                elif answered:
                     continue
-                if text.isdigit():
-                    if not 1 <= int(text) <= len(plays):
-                        print(f"  choose a play from 1 to {len(plays)}")
-                        continue
-                    played = game.play(plays[int(text) - 1])
                 else:
                     played = game.play(text)
                 print(f"You play {played}.")

@@ -14,7 +14,7 @@ import random
 
 from gammon._core import GammonError
 from gammon.battlegammon import Bot, Game, Play
-from gammon.play import Quit, ask
+from gammon.play import Quit, ask, pick_listed
 
 YOU, BOT = "black", "white"
 
@@ -51,15 +51,11 @@ class Session:
             try:
                 if text.lower() == "quit":
                     raise Quit("you quit")
-                if text in ("?", "list"):
-                    for i, p in enumerate(plays, 1):
-                        print(f"{i:4d}. {p}")
+                answered, picked = pick_listed(text, plays)
+                if picked is not None:
+                    played = self.game.play(picked)
+                elif answered:
                     continue
-                if text.isdigit():
-                    if not 1 <= int(text) <= len(plays):
-                        print(f"  choose a play from 1 to {len(plays)}")
-                        continue
-                    played = self.game.play(plays[int(text) - 1])
                 else:
                     played = self.game.play(parse_moves(text))
                 print(f"You play {played}.")
