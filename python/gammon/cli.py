@@ -268,6 +268,12 @@ def _play(args: argparse.Namespace) -> int:
     return play(args.match, args.seed, args.save)
 
 
+def _ubgi(args: argparse.Namespace) -> int:
+    from gammon.ubgi import serve
+
+    return serve()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     parser = argparse.ArgumentParser(prog="gammon", description="A fast, strict backgammon engine.")
@@ -345,6 +351,14 @@ def build_parser() -> argparse.ArgumentParser:
     game.add_argument("--game", choices=GAMES, default="backgammon", help="the game (default backgammon)")
     game.add_argument("--rule", action="append", metavar="NAME=VALUE", help=RULE_HELP)
     game.set_defaults(run=_play)
+
+    engine = sub.add_parser(
+        "ubgi",
+        help="serve the bot as a UBGI v0.2 engine on stdin/stdout",
+        description="Speak UBGI v0.2 (Universal Backgammon Interface) on stdin and stdout, for GUIs, "
+        "servers and tournament runners. Send 'ubgi' to start; see gammon.ubgi for the commands.",
+    )
+    engine.set_defaults(run=_ubgi)
     return parser
 
 
