@@ -6,7 +6,9 @@ import json
 import subprocess
 import sys
 
-from gammon import Match
+import pytest
+
+from gammon import Bot, Game, Match, Position
 from gammon.cli import main
 
 
@@ -39,8 +41,8 @@ def test_bad_input_is_a_clear_error_not_a_traceback():
 
 
 def test_help_everywhere():
-    assert run("--help").returncode == 0
-    assert run("plays", "--help").returncode == 0
+    for command in ([], ["plays"], ["hint"], ["rollout"], ["play"], ["ubgi"]):
+        assert run(*command, "--help").returncode == 0, command
 
 
 def test_rollout_json():
@@ -62,6 +64,56 @@ def test_rollout_table_and_plays():
     assert out.returncode == 2 and "policy" in out.stderr
 
 
+# ----- gammon hint -----
+
+
+def hint_json(*args: str) -> dict:
+    out = run("hint", *args, "--json")
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def test_hint_ranks_every_play_as_the_bot_does():
+    data = hint_json("4HPwATDgc/ABMA", "31")
+    ranked = Bot(ply=0).rank_plays(Position.initial(), 3, 1)
+    assert data["dice"] == [3, 1] and data["ply"] == 0
+    assert [p["play"] for p in data["plays"]] == [str(r.play) for r in ranked]
+    assert [p["rank"] for p in data["plays"]] == list(range(1, len(ranked) + 1))
+    best = ranked[0].equity
+    for entry, r in zip(data["plays"], ranked):
+        assert entry["equity"] == pytest.approx(r.equity)
+        assert entry["difference"] == pytest.approx(r.equity - best)
+        assert entry["probabilities"]["win"] == pytest.approx(r.evaluation.win)
+        assert entry["probabilities"]["lose_gammon"] == pytest.approx(r.evaluation.lose_gammon)
+    assert data["plays"][0]["play"] == "8/5 6/5"  # every book's opening 3-1
+    # The dice in any usual spelling, and the ply.
+    assert hint_json("4HPwATDgc/ABMA", "3", "1")["plays"] == data["plays"]
+    deeper = hint_json("4HPwATDgc/ABMA", "3-1", "--ply", "1", "--top", "3")
+    assert deeper["ply"] == 1 and len(deeper["plays"]) == 3
+    expected = Bot(ply=1).rank_plays(Position.initial(), 3, 1)[:3]
+    assert [p["equity"] for p in deeper["plays"]] == pytest.approx([r.equity for r in expected])
+
+
+def test_hint_uses_the_dice_rolled_in_the_id():
+    # A money game's Match ID with 5-5 rolled in the starting position.
+    data = hint_json("4HPwATDgc/ABMA:cIkWAAAAAAAA")
+    assert data["dice"] == [5, 5]
+    assert data["plays"][0]["play"] == str(Bot().best_play(Position.initial(), 5, 5))
+    # Dice on the command line replace them.
+    assert hint_json("4HPwATDgc/ABMA:cIkWAAAAAAAA", "21")["dice"] == [2, 1]
+
+
+def test_hint_table_and_errors():
+    out = run("hint", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10")
+    assert out.returncode == 0, out.stderr
+    assert "Plays of 5-2" in out.stdout and "Best play: win" in out.stdout and "money game" in out.stdout
+    assert run("hint", "--help").returncode == 0
+    for bad in (["nonsense", "31"], ["4HPwATDgc/ABMA", "71"], ["4HPwATDgc/ABMA", "31", "--top", "-1"]):
+        out = run("hint", *bad)
+        assert out.returncode == 2 and "gammon: error:" in out.stderr and "Traceback" not in out.stderr
+    assert run("hint", "4HPwATDgc/ABMA", "31", "--ply", "3").returncode == 2
+
+
 # ----- gammon play -----
 
 
@@ -79,6 +131,24 @@ class Player:
             return self.at_play.pop(0) if self.at_play else self.then_play
         assert prompt.startswith("roll, "), prompt
         return self.at_roll.pop(0) if self.at_roll else self.then_roll
+
+
+def assert_the_bot_played_its_best(game: Game, ply: int = 0) -> int:
+    """Replays a finished game's record and checks each of player 1's plays against the bot's own
+    choice in that position; the number of plays checked."""
+    bot, replay, checked = Bot(ply=ply), Game(), 0
+    for action in game.history:
+        if action.kind in ("opening_roll", "roll"):
+            replay.roll(action.dice)
+        elif action.kind == "play":
+            if action.player == 1:
+                assert replay.dice is not None
+                assert action.play == bot.best_play(replay.position, *replay.dice), replay.gnubg_id
+                checked += 1
+            replay.play(action.play)
+        elif action.kind in ("double", "take", "drop", "beaver"):
+            getattr(replay, action.kind)()
+    return checked
 
 
 def test_play_a_whole_money_game(monkeypatch, capsys, tmp_path):
@@ -104,6 +174,8 @@ def test_play_a_whole_money_game(monkeypatch, capsys, tmp_path):
     # The human's double is in the record, answered by the opponent.
     kinds = [a.kind for a in game.history]
     assert "double" in kinds and ("take" in kinds or "drop" in kinds)
+    # The opponent is the bot: every play of player 1 is the one Bot(ply=0) ranks first.
+    assert assert_the_bot_played_its_best(game) > 5
     # Errors at the play prompt are re-prompted with the rules' message.
     assert "is not a legal play" in out or "cannot" in out
 
@@ -147,3 +219,18 @@ def test_play_through_a_subprocess(tmp_path):
     m = Match.from_mat(record.read_text())
     assert (m.score, m.is_over, m.game.end_reason) == ((0, 1), True, "resigned")
     assert run("play", "--match", "-2").returncode == 2
+    assert run("play", "--ply", "3").returncode == 2
+    assert run("play", "--game", "battlegammon", "--ply", "1").returncode == 2
+
+
+def test_play_with_a_deeper_bot(tmp_path):
+    record = tmp_path / "deeper.mat"
+    command = [sys.executable, "-m", "gammon", "play", "--ply", "1", "--seed", "4", "--save", str(record)]
+    # Roll and pick the first listed play a few times, then resign (at the roll prompt: a resign
+    # typed at the play prompt is refused, so the next play and resign cover that case).
+    answers = "\n1\n" * 4 + "resign\n1\nresign\n"
+    out = subprocess.run(command, input=answers, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "against the bot at 1-ply" in out.stdout
+    game = Match.from_mat(record.read_text()).game
+    assert game.end_reason == "resigned" and assert_the_bot_played_its_best(game, ply=1) >= 1

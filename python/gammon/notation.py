@@ -37,17 +37,22 @@ def is_xgid(text: str) -> bool:
 class Situation:
     """A position together with whatever else its notation carried.
 
-    A bare Position ID gives only the board (``game`` is None: money play, centred cube, no dice);
-    a ``PositionID:MatchID`` or an XGID also gives the game state behind it (the score and match
-    length, the cube, whose turn it is, the dice if they are rolled), kept in ``game``.
+    A bare Position ID gives only the board (``match`` is None: money play, centred cube, no dice);
+    a ``PositionID:MatchID`` or an XGID also gives the match or money game behind it (the score and
+    length, the cube, whose turn it is, the dice if they are rolled), kept in ``match``.
     """
 
     position: Position
     """The board, seen from the player on roll."""
     dice: tuple[int, int] | None
     """The dice already rolled, if the notation says so."""
-    game: Game | None
-    """The game rebuilt from a Match ID or XGID, carrying the score, the cube and the turn."""
+    match: Match | None
+    """The match rebuilt from a Match ID or XGID (length 0 for money), with its current game."""
+
+    @property
+    def game(self) -> Game | None:
+        """The current game of :attr:`match`, which holds the cube and the turn."""
+        return None if self.match is None else self.match.game
 
 
 def parse_situation(text: str) -> Situation:
@@ -63,12 +68,12 @@ def parse_situation(text: str) -> Situation:
     if s.lower() in ("opening", "initial", "start"):
         return Situation(Position.initial(), None, None)
     if is_xgid(s):
-        game = Match.from_xgid(s).game
+        match = Match.from_xgid(s)
     elif ":" in s:
-        game = Match.from_gnubg_id(s).game
+        match = Match.from_gnubg_id(s)
     else:
         return Situation(Position.from_id(s), None, None)
-    return Situation(game.position, game.dice, game)
+    return Situation(match.game.position, match.game.dice, match)
 
 
 def parse_dice(text: str) -> tuple[int, int]:

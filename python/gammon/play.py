@@ -1,30 +1,31 @@
-"""``gammon play``: a game or match at the terminal against a simple built-in opponent.
+"""``gammon play``: a game or match at the terminal against the built-in bot.
 
-You are player 0 and the opponent, ``gammon``, is player 1. The board is drawn from your side
+You are player 0 and the bot, ``gammon``, is player 1. The board is drawn from your side
 (X are your checkers, you move from 24 towards 1). Type plays in standard notation
 (``24/18 13/11``, ``bar/22``, ``6/off``, ``8/5(2)``) or the number of a play listed by ``?``.
 Before each roll you may type ``double`` when the cube is yours to turn, or
-``resign [single|gammon|backgammon]``; ``quit`` stops at any prompt. (Resigning waits for the
-roll prompt because a ``.mat`` record holds a resignation only between turns.)
+``resign [single|gammon|backgammon]``; when the bot doubles you answer ``take``, ``drop`` (or
+``beaver``, in a money game with beavers on); ``quit`` stops at any prompt. (Resigning waits for
+the roll prompt because a ``.mat`` record holds a resignation only between turns.)
 
-The opponent is deliberately simple, until the engine has an evaluator to play with:
+The bot is :class:`gammon.Bot` searching ``--ply`` plies (0 by default):
 
-- it plays a random legal play, drawn from the match's seed (``--seed`` makes a session
-  reproducible);
-- it never doubles;
-- it takes a double unless its pip count is more than 10% above yours, and drops otherwise;
+- it plays the play the bot ranks first;
+- before its roll it doubles when the cube is available to it and the bot says double;
+- it takes, drops or beavers your doubles as the bot says;
 - it accepts every resignation.
+
+The bot is deterministic, so ``--seed`` (the seed of the dice) makes a session reproducible.
 """
 
 from __future__ import annotations
 
 import datetime
-import random
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from gammon._core import Game, GammonError, Match
+from gammon._core import Bot, Game, GammonError, Match
 
 P = TypeVar("P")
 
@@ -68,16 +69,17 @@ def dice_text(dice: tuple[int, int]) -> str:
 
 def bot_takes(game: Game) -> bool:
     """The opponent's answer to a double: the doubler is on roll, so pips are (doubler, bot)."""
+    # TODO: answer by the bot's cube decision once the binding has it.
     doubler, bot = game.position.pips
     return bot <= TAKE_MARGIN * doubler
 
 
 class Session:
-    """One game or match between the player at the terminal and the opponent."""
+    """One game or match between the player at the terminal and the bot."""
 
-    def __init__(self, match: Match) -> None:
+    def __init__(self, match: Match, bot: Bot) -> None:
         self.match = match
-        self.rng = random.Random(match.seed)
+        self.bot = bot
 
     def show(self, game: Game) -> None:
         owner = {None: "centred", YOU: "yours", BOT: "gammon's"}[game.cube_owner]
@@ -165,13 +167,21 @@ class Session:
                 print(f"  {e}")
 
     def bot_turn(self, game: Game) -> None:
+        if game.dice is None and game.may_double and self.bot_doubles(game):
+            if game.is_over:
+                return
         dice = game.dice or game.roll()  # the opening roll is already thrown
         if game.dice is None:
             print(f"gammon rolls {dice_text(dice)} and cannot move.")
             return
-        play = self.rng.choice(game.legal_plays())
+        play = self.bot.best_play(game.position, *dice)
         game.play(play)
         print(f"gammon rolls {dice_text(dice)} and plays {play}.")
+
+    def bot_doubles(self, game: Game) -> bool:
+        """The bot's double before its roll, and your answer; True when it doubled."""
+        # TODO: double when the bot's cube decision says so, once the binding has it.
+        return False
 
     def play_game(self, game: Game) -> None:
         game.roll()
@@ -208,16 +218,18 @@ def default_file_name() -> str:
     return f"gammon-{datetime.datetime.now():%Y-%m-%d-%H%M%S}.mat"
 
 
-def play(length: int, seed: int | None, save: str | None) -> int:
-    """Plays a match to `length` points (0: one money game) and saves its `.mat` record."""
+def play(length: int, seed: int | None, save: str | None, ply: int = 0) -> int:
+    """Plays a match to `length` points (0: one money game) against ``Bot(ply)`` and saves its
+    `.mat` record."""
+    bot = Bot(ply=ply)
     match = Match(length, seed=seed)
     match.names = NAMES
     kind = f"a {length}-point match" if length else "a money game"
-    print(f"gammon play: {kind} against a simple opponent (seed {match.seed}).")
+    print(f"gammon play: {kind} against the bot at {ply}-ply (seed {match.seed}).")
     print("Type ? at the play prompt to list the legal plays.")
     status = 0
     try:
-        Session(match).run()
+        Session(match, bot).run()
     except Quit as why:
         print(f"\nStopped: {why}.")
         status = 1
