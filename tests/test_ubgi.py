@@ -15,7 +15,7 @@ import threading
 
 import pytest
 
-from gammon import Bot, Match, Position
+from gammon import Bot, CubeContext, Match, Position
 
 KEY_LINE = re.compile(
     r"key (?P<name>[a-z]+\.[a-z_.]+) (?P<kind>int (\*|-?\d+\.\.-?\d+)|enum [a-z0-9_|]+|bool|string \*) "
@@ -220,6 +220,108 @@ def test_deeper_search_and_a_roll_that_cannot_be_played(engine, legal_play_rows)
     engine.silent(f"position gnubgid {blocked['position_id']}")
     engine.silent(f"dice {blocked['d1']} {blocked['d2']}")
     assert go(engine) == "pass"
+    assert engine.close() == 0
+
+
+RACE = "-EBBCC-------------cccbbb-"
+"""A race, 42 pips against 57, with the player at the bottom (XGID turn 1) on roll."""
+
+
+def cube_answer(engine: Controller) -> tuple[str, float]:
+    engine.send("go cube")
+    info = engine.read().split()
+    best = engine.read()
+    assert best in ("bestcube double", "bestcube nodouble"), best
+    return best.removeprefix("bestcube "), float(info[info.index("score") + 1])
+
+
+CUBE_SETTINGS = (
+    "0:0:1:00:0:0:0:0",  # money, centred cube
+    "0:0:1:00:0:0:3:0",  # money with the Jacoby rule and beavers
+    "1:-1:1:00:0:0:0:0",  # money, the opponent owns the 2-cube: no double for us
+    "0:0:1:00:2:2:0:5",  # 5-point match at 2-2
+    "0:0:1:00:2:4:1:5",  # the Crawford game: the cube is out of play
+    "0:0:1:00:2:4:0:5",  # post-Crawford: the trailer doubles
+    "0:0:1:00:3:1:0:5",  # the leader at 2-away 4-away
+)
+"""XGID fields after the board (cube, owner, turn, dice, score, Crawford/rules, length)."""
+
+
+def test_go_cube_is_the_bots_cube_decision(engine):
+    bot, answers = Bot(ply=0), set()
+    for fields in CUBE_SETTINGS:
+        for board in (RACE, "-b----E-C---eE---c-e----B-"):
+            xgid = f"XGID={board}:{fields}:10"
+            game = Match.from_xgid(xgid).game
+            action = bot.cube_action(game)
+            engine.silent(f"position xgid {xgid}")
+            answer, score = cube_answer(engine)
+            assert answer == ("double" if action.double else "nodouble"), xgid
+            assert score == pytest.approx(action.equity, abs=1e-4)
+            if not action.may_double:
+                assert answer == "nodouble"
+            answers.add(answer)
+    assert answers == {"double", "nodouble"}
+    assert engine.close() == 0
+
+
+def test_go_cube_answers_both_ways_and_go_turn_adds_the_play(engine):
+    bot = Bot(ply=0)
+    # A bare Position ID is money play with a centred cube: the opening is no double, the race a
+    # double (and a pass) by the bot's own verdict.
+    engine.silent("newgame")
+    assert cube_answer(engine)[0] == "nodouble"
+    race = Position.from_xgid(f"XGID={RACE}:0:0:1:00:0:0:0:0:10")
+    assert bot.cube_action(race, CubeContext.money()).double
+    engine.silent(f"position gnubgid {race.id}")
+    assert cube_answer(engine)[0] == "double"
+    assert engine.ask("go turn").startswith("error bad_state")  # go turn needs the dice
+    engine.silent("dice 6 5")
+    engine.send("go turn")
+    assert engine.read().startswith("info ")
+    turn = engine.read()
+    cube, move = turn.removeprefix("bestturn ").split(" ", 1)
+    assert cube == "cube=double" and move.startswith("move=")
+    assert replay(race, (6, 5), move.removeprefix("move=")) == bot.best_play(race, 6, 5).position
+    # At a match score the play is ranked in the match context: after the double is taken the
+    # opponent owns the 2-cube, at 4-away 2-away (post-Crawford, we trail).
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:62:2:4:0:5:10"
+    game = Match.from_xgid(xgid).game
+    action = bot.cube_action(game.position, CubeContext.from_game(game))
+    engine.silent(f"position xgid {xgid}")
+    engine.send("go turn")
+    assert engine.read().startswith("info ")
+    cube, move = engine.read().removeprefix("bestturn ").split(" ", 1)
+    assert cube == ("cube=double" if action.double else "cube=nodouble")
+    after = CubeContext.match((3, 1), 2, "them") if action.double else CubeContext.from_game(game)
+    expected = bot.best_play(game.position, 6, 2, context=after).position
+    assert replay(game.position, (6, 2), move.removeprefix("move=")) == expected
+    # A double already offered asks for a take or a pass, which UBGI cannot answer.
+    engine.silent("position xgid XGID=-b----E-C---eE---c-e----B-:0:0:1:D:0:0:0:0:10")
+    assert engine.ask("go cube").startswith("error bad_state")
+    assert engine.close() == 0
+
+
+def test_plays_at_a_match_score_are_ranked_at_that_score(engine):
+    bot = Bot(ply=0)
+    # At double match point (4-4 in a 5-point match) only winning counts: here the bot hits and
+    # plays safe instead of running on with the hitter as it does for money.
+    position = Position.from_id("+hkAAPwGCAj4AA")
+    board, *_ = position.xgid.split(":")
+    xgid = f"{board}:0:0:1:41:4:4:0:5:10"
+    game = Match.from_xgid(xgid).game
+    assert game.position == position
+    expected = bot.best_play(position, 4, 1, context=CubeContext.from_game(game))
+    assert expected != bot.best_play(position, 4, 1)  # the score changes the bot's play
+    engine.silent(f"position xgid {xgid}")
+    assert replay(position, (4, 1), go(engine)) == expected.position
+    for fields in ("1:1:1:53:2:1:0:7", "0:0:1:64:0:0:0:0"):  # a 7-point match; money with the IDs' cube
+        xgid = f"XGID=-b----E-C---eE---c-e----B-:{fields}:10"
+        game = Match.from_xgid(xgid).game
+        assert game.dice is not None
+        engine.silent(f"position xgid {xgid}")
+        expected = bot.best_play(game.position, *game.dice, context=CubeContext.from_game(game))
+        assert replay(game.position, game.dice, go(engine)) == expected.position
     assert engine.close() == 0
 
 

@@ -29,7 +29,14 @@ for a 6-5 run, ``bar/22 22/20``, ``6/off 6/off``), as the protocol's move text a
 the roll cannot be played. ``engine.ply`` counts the root as UBGI does: its 1-ply is the bot's
 ``Bot(ply=0)``.
 
-The chequer play is chosen by :meth:`gammon.Bot.rank_plays`; every decision comes from the engine.
+Every decision comes from the engine: the chequer play from :meth:`gammon.Bot.rank_plays`, the
+double from :meth:`gammon.Bot.cube_action`. A ``PositionID:MatchID`` or an XGID carries the cube
+and the match score, and both are then decided in that context (plays by cubeful equity at the
+score); a bare Position ID is taken as money play with a centred cube, its plays ranked by cubeless
+equity as :meth:`gammon.Bot.best_play` ranks them. ``go cube`` answers the double of the player on
+roll before the roll (``nodouble`` when the cube is not available to him); ``go turn`` answers the
+double and the play of the dice given, the play as it stands after a take when the answer is
+``double``. The ``info`` line's ``score`` is the equity of the answer, for the player on roll.
 """
 
 from __future__ import annotations
@@ -40,7 +47,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TextIO
 
-from gammon._core import Bot, Game, GammonError, Play, Position, RankedPlay, __version__
+from gammon._core import Bot, CubeAction, CubeContext, Game, GammonError, Play, Position, __version__
 from gammon.notation import is_xgid, parse_situation
 
 NAME = f"gammon {__version__}"
@@ -278,29 +285,59 @@ class Engine:
         kind = args[0] if args else "chequer"
         if len(args) > 1 or kind not in ("chequer", "cube", "turn"):
             raise UbgiError(BAD_COMMAND, "expected: go [chequer|cube|turn]")
-        if kind == "chequer":
-            self._go_chequer()
-        else:
-            # TODO: answer go cube and go turn from the bot's cube decision once the binding has it.
-            raise UbgiError(UNSUPPORTED, f"go {kind}")
+        {"chequer": self._go_chequer, "cube": self._go_cube, "turn": self._go_turn}[kind]()
+
+    def _context(self) -> CubeContext | None:
+        """The cube and score of the position's ID; None (cubeless money) for a bare Position ID."""
+        return None if self.game is None else CubeContext.from_game(self.game)
 
     def _go_chequer(self) -> None:
         position = self._need_position()
         d1, d2 = self._need_dice()
         start = time.perf_counter()
-        best = self._best(position, d1, d2)
+        best = self._bot().rank_plays(position, d1, d2, context=self._context())[0]
         text = move_text(best.play)
         self._info(start, best.equity, text)
         self.send(f"bestmove {text}")
 
-    def _best(self, position: Position, d1: int, d2: int) -> RankedPlay:
-        # TODO: rank in the game's cube and score context once the binding has it.
-        return self._bot().rank_plays(position, d1, d2)[0]
+    def _cube_action(self) -> CubeAction:
+        position = self._need_position()
+        if self.game is not None and self.game.double_offered:
+            raise UbgiError(BAD_STATE, "a double is already offered: UBGI has no answer for take or pass")
+        return self._bot().cube_action(position, self._context() or CubeContext.money())
+
+    def _go_cube(self) -> None:
+        start = time.perf_counter()
+        action = self._cube_action()
+        self._info(start, action.equity)
+        self.send(f"bestcube {'double' if action.double else 'nodouble'}")
+
+    def _go_turn(self) -> None:
+        position = self._need_position()
+        d1, d2 = self._need_dice()
+        start = time.perf_counter()
+        action = self._cube_action()
+        context = self._context()
+        if action.double and context is not None:
+            # The move is played after a take: the opponent then owns the doubled cube.
+            context = _taken(context)
+        best = self._bot().rank_plays(position, d1, d2, context=context)[0]
+        text = move_text(best.play)
+        self._info(start, action.equity, text)
+        self.send(f"bestturn cube={'double' if action.double else 'nodouble'} move={text}")
 
     def _info(self, start: float, score: float, pv: str | None = None) -> None:
         ms = round((time.perf_counter() - start) * 1000)
         line = f"info depth {self.values['engine.ply']} score {score:.4f} time_ms {ms}"
         self.send(line + (f" pv {pv}" if pv else ""))
+
+
+def _taken(context: CubeContext) -> CubeContext:
+    """The context after the player on roll doubles and the opponent takes."""
+    value = 2 * context.value
+    if context.away is None:
+        return CubeContext.money(value, "them", jacoby=context.jacoby, beavers=context.beavers)
+    return CubeContext.match(context.away, value, "them", crawford=context.crawford)
 
 
 def _no_arguments(command: str, args: list[str]) -> None:
