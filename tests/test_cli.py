@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from gammon import Bot, Game, Match, Position
+from gammon import Bot, CubeContext, Game, Match, Position
 from gammon.cli import main
 
 
@@ -101,6 +101,48 @@ def test_hint_uses_the_dice_rolled_in_the_id():
     assert data["plays"][0]["play"] == str(Bot().best_play(Position.initial(), 5, 5))
     # Dice on the command line replace them.
     assert hint_json("4HPwATDgc/ABMA:cIkWAAAAAAAA", "21")["dice"] == [2, 1]
+
+
+def test_hint_ranks_at_the_ids_score():
+    # Double match point (4-4 in a 5-point match): the bot hits and plays safe rather than run on
+    # with the hitter as it does for money.
+    position = Position.from_id("+hkAAPwGCAj4AA")
+    board = position.xgid.split(":")[0]
+    xgid = f"{board}:0:0:1:41:4:4:0:5:10"
+    ctx = CubeContext.from_game(Match.from_xgid(xgid).game)
+    data = hint_json(xgid)
+    assert data["cubeful"] is True and data["dice"] == [4, 1]
+    ranked = Bot().rank_plays(position, 4, 1, context=ctx)
+    assert [p["play"] for p in data["plays"]] == [str(r.play) for r in ranked]
+    assert [p["equity"] for p in data["plays"]] == pytest.approx([r.equity for r in ranked])
+    money = hint_json(position.id, "41")
+    assert money["cubeful"] is False and money["plays"][0]["play"] != data["plays"][0]["play"]
+
+
+def test_hint_without_dice_gives_the_cube_decision():
+    bot = Bot()
+    race = "-EBBCC-------------cccbbb-"  # a race, 42 pips against 57, the bottom player on roll
+    cases = [
+        ("4HPwATDgc/ABMA", bot.cube_action(Position.initial(), CubeContext.money())),
+        *(
+            (f"XGID={race}:{fields}:10", bot.cube_action(Match.from_xgid(f"XGID={race}:{fields}:10").game))
+            for fields in ("0:0:1:00:0:0:0:0", "0:0:1:00:2:4:1:5", "0:0:1:00:2:4:0:5", "0:0:1:00:3:1:0:5")
+        ),
+    ]
+    for text, action in cases:
+        cube = hint_json(text)["cube"]
+        assert cube["label"] == action.label and cube["double"] == action.double, text
+        assert cube["take"] == action.take and cube["may_double"] == action.may_double
+        for name in ("no_double", "double_take", "double_pass", "equity"):
+            assert cube[name] == pytest.approx(getattr(action, name))
+    assert {c[1].double for c in cases} == {True, False}
+    # The Crawford game: the cube is out of play whatever the position.
+    assert hint_json(f"XGID={race}:0:0:1:00:2:4:1:5:10")["cube"]["may_double"] is False
+    out = run("hint", f"XGID={race}:0:0:1:00:0:0:0:0:10", "--ply", "1")
+    assert out.returncode == 0, out.stderr
+    label = Bot(ply=1).cube_action(Match.from_xgid(f"XGID={race}:0:0:1:00:0:0:0:0:10").game).label
+    assert f"by the bot at 1-ply: {label}" in out.stdout
+    assert "No double" in out.stdout and "Double, take" in out.stdout and "Double, pass" in out.stdout
 
 
 def test_hint_table_and_errors():

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from gammon._core import Bot, Evaluation, RankedPlay
+from gammon._core import Bot, CubeAction, CubeContext, Evaluation, RankedPlay
 from gammon.notation import Situation, parse_dice, parse_situation
 
 PROBABILITIES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
@@ -40,6 +40,11 @@ def describe(situation: Situation) -> str:
     return f"{kind}, cube {game.cube_value} {owner}"
 
 
+def context(situation: Situation) -> CubeContext | None:
+    """The cube and score the ID carried; None for a bare Position ID (cubeless money)."""
+    return None if situation.game is None else CubeContext.from_game(situation.game)
+
+
 def hint(args: argparse.Namespace) -> int:
     """Runs ``gammon hint`` with parsed arguments; the exit status."""
     situation = parse_situation(args.position)
@@ -51,8 +56,9 @@ def hint(args: argparse.Namespace) -> int:
 
 
 def _plays(args: argparse.Namespace, situation: Situation, bot: Bot, dice: tuple[int, int]) -> int:
-    # TODO: rank in the match's cube and score context once the binding has it.
-    ranked = bot.rank_plays(situation.position, *dice)
+    ctx = context(situation)
+    ranked = bot.rank_plays(situation.position, *dice, context=ctx)
+    measure = "cubeless money equity" if ctx is None else "cubeful equity in this cube and score context"
     shown = ranked[: args.top] if args.top else ranked
     best = ranked[0].equity
     if args.json:
@@ -62,6 +68,7 @@ def _plays(args: argparse.Namespace, situation: Situation, bot: Bot, dice: tuple
             "context": describe(situation),
             "dice": list(dice),
             "ply": bot.ply,
+            "cubeful": ctx is not None,
             "plays": [_play_dict(rank, r, best) for rank, r in enumerate(shown, 1)],
         }
         print(json.dumps(data))
@@ -72,7 +79,7 @@ def _plays(args: argparse.Namespace, situation: Situation, bot: Bot, dice: tuple
     d1, d2 = dice
     out = Console()
     out.print(f"{args.position.strip()}: {describe(situation)}")
-    out.print(f"Plays of {d1}-{d2}, ranked by the bot at {bot.ply}-ply")
+    out.print(f"Plays of {d1}-{d2}, ranked by the bot at {bot.ply}-ply by {measure}")
     table = Table()
     for column in ("#", "play", "equity", "diff"):
         table.add_column(column, justify="left" if column == "play" else "right")
@@ -102,7 +109,50 @@ def _play_dict(rank: int, r: RankedPlay, best: float) -> dict[str, object]:
 
 
 def _cube(args: argparse.Namespace, situation: Situation, bot: Bot) -> int:
-    # TODO: the bot's cube decision once the binding has it.
-    from gammon._core import GammonError
+    position = situation.position
+    action = bot.cube_action(position, context(situation) or CubeContext.money())
+    evaluation = bot.evaluate(position)
+    if args.json:
+        data = {
+            "input": args.position,
+            "position": position.id,
+            "context": describe(situation),
+            "ply": bot.ply,
+            "cube": _cube_dict(action),
+            "probabilities": probabilities(evaluation),
+            "cubeless_equity": evaluation.equity,
+        }
+        print(json.dumps(data))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
 
-    raise GammonError("cube decisions are not available yet: give the dice to rank the plays")
+    out = Console()
+    out.print(f"{args.position.strip()}: {describe(situation)}")
+    out.print(
+        f"Cube decision of the player on roll, by the bot at {bot.ply}-ply: [bold]{action.label}[/bold]"
+    )
+    if not action.may_double:
+        out.print("(the cube is not available to the player on roll)")
+    table = Table()
+    for column in ("", "equity", "diff"):
+        table.add_column(column, justify="left" if not column else "right")
+    for name, equity in (
+        ("No double", action.no_double),
+        ("Double, take", action.double_take),
+        ("Double, pass", action.double_pass),
+    ):
+        table.add_row(name, f"{equity:+.4f}", f"{equity - action.equity:+.4f}")
+    out.print(table)
+    e = evaluation
+    out.print(
+        f"Cubeless: win {e.win:.4f} (gammon {e.win_gammon:.4f}, backgammon {e.win_backgammon:.4f}), "
+        f"lose {1 - e.win:.4f} (gammon {e.lose_gammon:.4f}, backgammon {e.lose_backgammon:.4f}), "
+        f"equity {e.equity:+.4f}"
+    )
+    return 0
+
+
+def _cube_dict(action: CubeAction) -> dict[str, object]:
+    names = ("label", "double", "take", "beaver", "may_double", "no_double", "double_take", "double_pass")
+    return {name: getattr(action, name) for name in (*names, "equity")}
