@@ -15,6 +15,7 @@ from gammon._core import Bot, CubeAction, CubeContext, Evaluation, RankedPlay
 from gammon.notation import Situation, parse_dice, parse_situation
 
 PROBABILITIES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+"""The names of the five cumulative probabilities, as :class:`gammon.Evaluation` has them."""
 
 
 def probabilities(e: Evaluation) -> dict[str, float]:
@@ -32,7 +33,7 @@ def describe(situation: Situation) -> str:
     else:
         owner = "owned by the player on roll" if game.cube_owner == game.turn else "owned by the opponent"
     if match.length == 0:
-        kind = "money game"
+        kind = "money game" + ", Jacoby rule" * game.jacoby + ", beavers" * game.beavers
     else:
         us, them = match.score[game.turn or 0], match.score[1 - (game.turn or 0)]
         crawford = ", Crawford game" if match.is_crawford_game else ""

@@ -41,6 +41,7 @@ double and the play of the dice given, the play as it stands after a take when t
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -51,10 +52,14 @@ from gammon._core import Bot, CubeAction, CubeContext, Game, GammonError, Play, 
 from gammon.notation import is_xgid, parse_situation
 
 NAME = f"gammon {__version__}"
+"""The engine's name in ``id name``."""
 AUTHOR = "the gammon developers"
+"""The engine's author in ``id author``."""
 PROTOCOL = "0.2"
+"""The UBGI version spoken, announced by ``proto``."""
 
 BAD_COMMAND, BAD_VALUE, BAD_STATE, UNSUPPORTED = "bad_command", "bad_value", "bad_state", "unsupported"
+"""The four error codes of UBGI: bad syntax, a bad value, the wrong moment, a missing feature."""
 
 
 class UbgiError(Exception):
@@ -104,10 +109,10 @@ class Key:
             if text not in self.choices:
                 raise UbgiError(BAD_VALUE, f"{self.name} must_be {'|'.join(self.choices)}")
             return text
-        try:
-            value = int(text)
-        except ValueError:
-            raise UbgiError(BAD_VALUE, f"{self.name} must_be an integer, not {text!r}") from None
+        # Plain decimal digits only: int() would also take "+3" or "1_0".
+        if not re.fullmatch(r"-?[0-9]+", text):
+            raise UbgiError(BAD_VALUE, f"{self.name} must_be an integer, not {text!r}")
+        value = int(text)
         if self.bounds is not None and not self.bounds[0] <= value <= self.bounds[1]:
             raise UbgiError(BAD_VALUE, f"{self.name} must_be {self.bounds[0]}..{self.bounds[1]}")
         return value
@@ -151,6 +156,9 @@ class Engine:
     """The state of one UBGI session: the settings, the position and the dice.
 
     Feed it lines with :meth:`handle`; it writes its answers to ``out``, flushing every line.
+    ``values`` holds the settings by key name; ``position`` (seen from the player on roll),
+    ``game`` (the game behind a Match ID or XGID, None for a bare Position ID) and ``dice`` are
+    what ``newgame``, ``position`` and ``dice`` set.
     """
 
     def __init__(self, out: TextIO) -> None:
