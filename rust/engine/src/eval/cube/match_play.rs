@@ -192,3 +192,29 @@ pub fn dead_take_point(away: [u32; 2], value: u32, post_crawford: bool) -> crate
     let lose = taker(me, doubler.saturating_sub(2 * value))?;
     Ok((pass - lose) / (win - lose))
 }
+
+/// The gammon and backgammon values at a score for the player `away = [we, they]` winning with
+/// cube `value`: what a gammon (backgammon) adds over a single win, in units of the distance
+/// between winning and losing a single game, `(MWC(gammon) - MWC(single)) / (MWC(single win) -
+/// MWC(single loss))`, and the backgammon value likewise (also over a single win, as GNU
+/// Backgammon shows them). `post_crawford` says the
+/// games after this one are post-Crawford. (Money play's gammon value in these units is 0.5.)
+///
+/// ```
+/// use gammon_engine::eval::cube::match_play::gammon_values;
+/// // At 2-away 2-away a gammon on a 1-cube wins the match: worth as much again as the single
+/// // win is worth over the single loss, scaled by the table.
+/// let [g, bg] = gammon_values([2, 2], 1, false).unwrap();
+/// assert!(g > 0.9 && (bg - g).abs() < 1e-12);
+/// // With the cube at 2, any win takes the match: gammons are worth nothing.
+/// assert_eq!(gammon_values([2, 2], 2, false).unwrap(), [0.0, 0.0]);
+/// ```
+pub fn gammon_values(away: [u32; 2], value: u32, post_crawford: bool) -> crate::Result<[f64; 2]> {
+    let met = MatchEquityTable::kazaross_xg2();
+    let [we, they] = away;
+    let win = |k: u32| met.mwc(we.saturating_sub(k * value), they, post_crawford);
+    let single_loss = met.mwc(we, they.saturating_sub(value), post_crawford)?;
+    let (single, gammon, backgammon) = (win(1)?, win(2)?, win(3)?);
+    let unit = single - single_loss;
+    Ok([(gammon - single) / unit, (backgammon - single) / unit])
+}

@@ -26,12 +26,19 @@ pub fn dead(p: f64, w: f64, l: f64) -> f64 {
 /// points, and beyond them linear towards the game played out (`-L` at `p = 0`, `W` at `p = 1`),
 /// since a player too good to double plays on for the gammon.
 pub fn live(p: f64, w: f64, l: f64, owner: CubeOwner) -> f64 {
+    live_to(p, w, l, owner, (-l, w))
+}
+
+/// [`live`] with the played-out ends given apart from the cash points: under the Jacoby rule a
+/// centred cube's game played out is worth -1 or +1, while the cash points, reached by turning
+/// the cube, still see gammons.
+fn live_to(p: f64, w: f64, l: f64, owner: CubeOwner, ends: (f64, f64)) -> f64 {
     let span = w + l + 0.5;
     let their_cash = (l - 0.5) / span;
     let our_cash = (l + 1.0) / span;
-    let left = if owner == CubeOwner::Us { (0.0, -l) } else { (their_cash, -1.0) };
-    let right = if owner == CubeOwner::Them { (1.0, w) } else { (our_cash, 1.0) };
-    polyline(p, &[(0.0, -l), left, right, (1.0, w)])
+    let left = if owner == CubeOwner::Us { (0.0, ends.0) } else { (their_cash, -1.0) };
+    let right = if owner == CubeOwner::Them { (1.0, ends.1) } else { (our_cash, 1.0) };
+    polyline(p, &[(0.0, ends.0), left, right, (1.0, ends.1)])
 }
 
 /// The piecewise linear function through `points` (increasing in x, repeated points allowed).
@@ -50,7 +57,7 @@ pub(crate) fn polyline(p: f64, points: &[(f64, f64)]) -> f64 {
 pub fn equities(ctx: &CubeContext, probs: &Probabilities, x: f64, jacoby: bool) -> (f64, f64, f64) {
     let p = probs.win;
     let (w, l) = win_loss_values(probs);
-    let cubeful = |owner: CubeOwner, w: f64, l: f64, can_redouble: bool| {
+    let cubeful = |owner: CubeOwner, can_redouble: bool| {
         let d = dead(p, w, l);
         if can_redouble {
             x * live(p, w, l, owner) + (1.0 - x) * d
@@ -58,11 +65,13 @@ pub fn equities(ctx: &CubeContext, probs: &Probabilities, x: f64, jacoby: bool) 
             d
         }
     };
-    let no_double = match ctx.owner {
-        // The Jacoby rule: while the cube is centred, gammons do not count.
-        CubeOwner::Centred if jacoby => cubeful(CubeOwner::Centred, 1.0, 1.0, true),
-        owner => cubeful(owner, w, l, ctx.value * 2 <= ctx.max),
+    let no_double = if jacoby && ctx.owner == CubeOwner::Centred {
+        // The Jacoby rule: while the cube is centred, a game played out counts plain wins and
+        // losses; the cash points, reached by turning the cube, still see the gammons.
+        x * live_to(p, w, l, CubeOwner::Centred, (-1.0, 1.0)) + (1.0 - x) * dead(p, 1.0, 1.0)
+    } else {
+        cubeful(ctx.owner, ctx.value * 2 <= ctx.max)
     };
-    let double_take = 2.0 * cubeful(CubeOwner::Them, w, l, ctx.value * 4 <= ctx.max);
+    let double_take = 2.0 * cubeful(CubeOwner::Them, ctx.value * 4 <= ctx.max);
     (no_double, double_take, 1.0)
 }
