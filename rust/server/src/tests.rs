@@ -1,0 +1,243 @@
+//! The application called in-process through its router, without a socket: each endpoint against
+//! the engine called directly, and every refusal.
+
+use crate::app::{router, routes, AppState};
+use crate::config::Config;
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use gammon_engine::eval::search::Bot;
+use gammon_engine::eval::BuiltinPolicy;
+use gammon_engine::rollout::{rollout, RolloutOptions};
+use gammon_engine::{battlegammon, pos, Dice, Position};
+use serde_json::{json, Value};
+use std::collections::HashSet;
+use tower::ServiceExt;
+
+fn app() -> axum::Router {
+    router(AppState::new(Config { threads: Some(1), ..Config::default() }).unwrap())
+}
+
+async fn send(request: Request<Body>) -> (StatusCode, Value) {
+    let response = app().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = axum::body::to_bytes(response.into_body(), 1 << 24).await.unwrap();
+    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+}
+
+async fn get(uri: &str) -> (StatusCode, Value) {
+    send(Request::get(uri).body(Body::empty()).unwrap()).await
+}
+
+async fn post(uri: &str, body: Value) -> (StatusCode, Value) {
+    let request = Request::post(uri)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    send(request).await
+}
+
+/// The wildbg query of a position: only the occupied points, as wildbg's clients send it.
+fn board_query(p: &Position) -> String {
+    let parts: Vec<String> =
+        p.board().iter().enumerate().filter(|(_, &n)| n != 0).map(|(i, n)| format!("p{i}={n}")).collect();
+    parts.join("&")
+}
+
+fn probabilities(v: &Value) -> [f64; 5] {
+    ["win", "winG", "winBg", "loseG", "loseBg"].map(|k| v[k].as_f64().unwrap())
+}
+
+#[tokio::test]
+async fn move_lists_every_legal_play_best_first_with_the_bots_values() {
+    let p = Position::from_id("jGfkASjg8wcBMA").unwrap();
+    let dice = Dice::new(5, 2).unwrap();
+    let (status, body) = get(&format!("/move?die1=5&die2=2&{}", board_query(&p))).await;
+    assert_eq!(status, StatusCode::OK);
+    let moves = body["moves"].as_array().unwrap();
+    let expected = Bot::new(0).unwrap().rank_plays(&p, dice).unwrap();
+    assert_eq!(moves.len(), p.legal_plays(dice).len());
+    for (entry, ranked) in moves.iter().zip(&expected) {
+        let steps: Vec<(u8, u8)> = entry["play"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| (m["from"].as_u64().unwrap() as u8, m["to"].as_u64().unwrap() as u8))
+            .collect();
+        let from_engine: Vec<(u8, u8)> = ranked.play.moves().iter().map(|m| (m.from, m.to)).collect();
+        assert_eq!(steps, from_engine);
+        let v = ranked.value;
+        assert_eq!(
+            probabilities(&entry["probabilities"]),
+            [v.win, v.win_gammon, v.win_backgammon, v.lose_gammon, v.lose_backgammon]
+        );
+    }
+    let best = Bot::new(0).unwrap().best_play(&p, dice).unwrap();
+    assert_eq!(expected[0].play, best.play);
+}
+
+#[tokio::test]
+async fn a_blocked_roll_gives_one_empty_play() {
+    // On the bar against a closed board: no roll enters.
+    let p = pos!(25 => 1, 6 => 14, 19 => -2, 20 => -2, 21 => -2, 22 => -2, 23 => -2, 24 => -2);
+    let (status, body) = get(&format!("/move?die1=6&die2=6&{}", board_query(&p))).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["moves"].as_array().unwrap().len(), 1);
+    assert_eq!(body["moves"][0]["play"], json!([]));
+}
+
+#[tokio::test]
+async fn eval_gives_the_bots_probabilities() {
+    let p = Position::from_id("zGbiIQgxH/AAWA").unwrap();
+    let (status, body) = get(&format!("/eval?{}", board_query(&p))).await;
+    assert_eq!(status, StatusCode::OK);
+    let v = Bot::new(0).unwrap().evaluate(&p);
+    assert_eq!(
+        probabilities(&body["probabilities"]),
+        [v.win, v.win_gammon, v.win_backgammon, v.lose_gammon, v.lose_backgammon]
+    );
+    assert!(body["cube"]["double"].is_boolean() && body["cube"]["accept"].is_boolean());
+}
+
+#[tokio::test]
+async fn wildbg_refusals_are_json_and_name_the_parameter() {
+    for (uri, name) in [
+        ("/move?die2=3", "die1"),
+        ("/move?die1=0&die2=3", "die1"),
+        ("/move?die1=3&die2=3&p25=-1", "p25"),
+        ("/eval?p7=abc", "p7"),
+        ("/eval?p0=2", "p0"),
+        ("/eval?p1=9&p2=9", "p0..p25"),
+        ("/eval?x_away=2", "x_away"),
+    ] {
+        let (status, body) = get(uri).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{uri}");
+        assert!(body["message"].as_str().unwrap().contains(name), "{uri}: {body}");
+    }
+}
+
+#[tokio::test]
+async fn plays_read_every_notation_and_rank_as_the_bot_does() {
+    let initial_board: Vec<i8> = Position::initial().board().to_vec();
+    let ranked = Bot::new(1).unwrap().rank_plays(&Position::initial(), Dice::new(6, 4).unwrap()).unwrap();
+    for position in [
+        json!("4HPwATDgc/ABMA"),
+        json!("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"),
+        json!(initial_board),
+    ] {
+        let (status, body) = post("/v1/plays", json!({"position": position, "dice": [4, 6], "ply": 1})).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(body["dice"], json!([6, 4]));
+        let plays = body["plays"].as_array().unwrap();
+        assert_eq!(plays.len(), ranked.len());
+        for (view, r) in plays.iter().zip(&ranked) {
+            assert_eq!(view["play"], json!(r.play.notation()));
+            assert_eq!(view["equity"].as_f64().unwrap(), r.value.equity());
+            assert_eq!(view["next_position"], json!(r.play.position.swapped().id()));
+        }
+    }
+    let (status, body) =
+        post("/v1/best-play", json!({"position": "4HPwATDgc/ABMA", "dice": "64", "ply": 1})).await;
+    assert_eq!(status, StatusCode::OK);
+    let best = Bot::new(1).unwrap().best_play(&Position::initial(), Dice::new(6, 4).unwrap()).unwrap();
+    assert_eq!(body["best"]["play"], json!(best.play.notation()));
+}
+
+#[tokio::test]
+async fn evaluate_and_rollout_match_the_engine() {
+    let p = Position::from_id("jGfkASjg8wcBMA").unwrap();
+    let (status, body) = post("/v1/evaluate", json!({"position": "jGfkASjg8wcBMA", "ply": 0})).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["equity"].as_f64().unwrap(), Bot::new(0).unwrap().evaluate(&p).equity());
+
+    let request = json!({"position": "jGfkASjg8wcBMA", "trials": 72, "seed": 5, "policy": "pubeval"});
+    let (status, body) = post("/v1/rollout", request).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let options = RolloutOptions { trials: 72, seed: 5, ..RolloutOptions::default() };
+    let direct = rollout(&p, &BuiltinPolicy::Pubeval, &options).unwrap();
+    assert_eq!(body["equity"].as_f64().unwrap(), direct.equity);
+    assert_eq!(body["trials"], json!(72));
+    assert_eq!(body["stopped_early"], json!(false));
+}
+
+#[tokio::test]
+async fn battlegammon_plays_come_from_its_bot() {
+    let p = battlegammon::Position::initial();
+    let dice = Dice::new(4, 2).unwrap();
+    let (status, body) = post("/v1/battlegammon/plays", json!({"position": p.id(), "dice": [4, 2]})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["plays"].as_array().unwrap().len(), p.legal_plays(dice).len());
+    assert_eq!(body["turn"], json!("black"));
+    let (status, body) =
+        post("/v1/battlegammon/best-play", json!({"position": "initial", "dice": [4, 2]})).await;
+    assert_eq!(status, StatusCode::OK);
+    let best = battlegammon::Bot::new().best_play(&p, dice).unwrap();
+    assert_eq!(body["best"]["play"], json!(best.notation()));
+}
+
+#[tokio::test]
+async fn v1_refusals_are_json_400s() {
+    let cases = [
+        ("/v1/plays", json!({"position": "4HPwATDgc/ABMA"}), "dice"),
+        ("/v1/plays", json!({"position": "4HPwATDgc/ABMA", "dice": [7, 1]}), "dice"),
+        ("/v1/plays", json!({"position": "4HPwATDgc/ABMA", "dice": [3, 1], "ply": 3}), "ply"),
+        ("/v1/plays", json!({"position": "garbage", "dice": [3, 1]}), "position"),
+        ("/v1/plays", json!({"position": [1, 2, 3], "dice": [3, 1]}), "position"),
+        ("/v1/plays", json!({"position": "4HPwATDgc/ABMA", "dice": [3, 1], "colour": 1}), "colour"),
+        ("/v1/evaluate", json!({"ply": 0}), "position"),
+        ("/v1/rollout", json!({"position": "initial", "trials": 10_001}), "trials"),
+        ("/v1/rollout", json!({"position": "initial", "policy": "gnubg"}), "policy"),
+        ("/v1/battlegammon/plays", json!({"position": "x", "dice": [3, 1]}), "position"),
+        (
+            "/v1/battlegammon/plays",
+            json!({"position": "initial", "dice": [3, 1], "rules": {"turn_cap": 0}}),
+            "turn_cap",
+        ),
+    ];
+    for (uri, body, word) in cases {
+        let (status, answer) = post(uri, body.clone()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{uri} {body}");
+        assert!(answer["message"].as_str().unwrap().contains(word), "{uri} {body}: {answer}");
+    }
+    let not_json = Request::post("/v1/plays").body(Body::from("{nope")).unwrap();
+    assert_eq!(send(not_json).await.0, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn oversized_requests_are_refused_before_any_work() {
+    let body = vec![b' '; 64 * 1024 + 1];
+    let (status, answer) = send(
+        Request::post("/v1/plays").header(header::CONTENT_LENGTH, body.len()).body(Body::from(body)).unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(answer["message"].is_string());
+    // Without a declared length the body is cut off while it is read.
+    let chunks = [vec![b' '; 40 * 1024], vec![b' '; 40 * 1024]].map(Ok::<_, std::io::Error>);
+    let stream = Body::from_stream(futures_util::stream::iter(chunks));
+    let (status, _) = send(Request::post("/v1/plays").body(stream).unwrap()).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    let (status, _) = get(&format!("/eval?{}", "p1=0&".repeat(1000))).await;
+    assert_eq!(status, StatusCode::URI_TOO_LONG);
+    let (status, answer) = get("/nowhere").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(answer["message"].as_str().unwrap().contains("/nowhere"));
+}
+
+#[tokio::test]
+async fn the_description_covers_every_route() {
+    let (status, doc) = get("/openapi.json").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(doc["openapi"].as_str().unwrap().starts_with("3."));
+    let mut described = HashSet::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for method in item.as_object().unwrap().keys() {
+            described.insert((path.clone(), method.to_uppercase()));
+        }
+    }
+    let served: HashSet<(String, String)> =
+        routes().into_iter().map(|(p, m, _)| (p.to_string(), m.to_string())).collect();
+    assert_eq!(described, served);
+    let (status, health) = get("/health").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(health["status"], json!("ok"));
+}
