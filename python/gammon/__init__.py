@@ -25,6 +25,8 @@ from __future__ import annotations
 from gammon._core import (
     Action,
     Bot,
+    CubeAction,
+    CubeContext,
     Evaluation,
     Game,
     GammonError,
@@ -48,6 +50,8 @@ from gammon.rollouts import merge_rollouts, rollout, rollout_plays
 __all__ = [
     "Action",
     "Bot",
+    "CubeAction",
+    "CubeContext",
     "Evaluation",
     "Game",
     "GammonError",

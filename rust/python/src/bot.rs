@@ -1,7 +1,10 @@
 //! `Bot`, `Evaluation` and `RankedPlay` for Python: the neural-net player.
 
-use crate::errors::IntoPy;
+use crate::cube::{CubeAction, CubeContext};
+use crate::errors::{GammonError, IllegalActionError, IntoPy};
+use crate::game::Game;
 use crate::position::{dice, Play, Position};
+use gammon_engine::eval::cube::CubeContext as EngineContext;
 use gammon_engine::eval::search::{Bot as EngineBot, RankedPlay as EngineRankedPlay};
 use gammon_engine::eval::Probabilities;
 use pyo3::prelude::*;
@@ -75,10 +78,11 @@ impl RankedPlay {
     fn play(&self) -> Play {
         Play { inner: self.inner.play }
     }
-    /// Its cubeless equity for the mover.
+    /// Its equity for the mover: cubeless per unit stake, or cubeful in the context the plays
+    /// were ranked in.
     #[getter]
     fn equity(&self) -> f64 {
-        self.inner.value.equity()
+        self.inner.equity
     }
     /// Its outcome probabilities for the mover.
     #[getter]
@@ -95,7 +99,7 @@ impl RankedPlay {
         format!(
             "RankedPlay('{}', equity={:+.4}, ply={})",
             self.inner.play.notation(),
-            self.inner.value.equity(),
+            self.inner.equity,
             self.inner.ply
         )
     }
@@ -134,32 +138,89 @@ impl Bot {
         self.inner.ply()
     }
 
-    /// The bot's play for the roll.
+    /// The bot's play for the roll; with a `context` (the cube and the score) the play with the
+    /// best cubeful equity there.
+    #[pyo3(signature = (position, d1, d2, context=None))]
     fn best_play(
         &self,
         py: Python<'_>,
         position: &Position,
         d1: &Bound<'_, PyAny>,
         d2: &Bound<'_, PyAny>,
+        context: Option<&CubeContext>,
     ) -> PyResult<Play> {
         let dice = dice(d1, d2)?;
         let p = position.inner;
-        let best = py.allow_threads(|| self.inner.best_play(&p, dice)).py_err()?;
-        Ok(Play { inner: best.play })
+        let play = match context {
+            None => py.allow_threads(|| self.inner.best_play(&p, dice)).py_err()?.play,
+            Some(c) => {
+                let c = c.inner;
+                py.allow_threads(|| self.inner.rank_plays_in(&p, dice, &c)).py_err()?[0].play
+            }
+        };
+        Ok(Play { inner: play })
     }
 
-    /// Every legal play of the roll with its evaluation, best first.
+    /// Every legal play of the roll with its evaluation, best first: by cubeless equity, or by
+    /// cubeful equity in `context` when one is given.
+    #[pyo3(signature = (position, d1, d2, context=None))]
     fn rank_plays(
         &self,
         py: Python<'_>,
         position: &Position,
         d1: &Bound<'_, PyAny>,
         d2: &Bound<'_, PyAny>,
+        context: Option<&CubeContext>,
     ) -> PyResult<Vec<RankedPlay>> {
         let dice = dice(d1, d2)?;
         let p = position.inner;
-        let ranked = py.allow_threads(|| self.inner.rank_plays(&p, dice)).py_err()?;
-        Ok(ranked.into_iter().map(|inner| RankedPlay { inner }).collect())
+        let ranked = match context {
+            None => py.allow_threads(|| self.inner.rank_plays(&p, dice)),
+            Some(c) => {
+                let c = c.inner;
+                py.allow_threads(|| self.inner.rank_plays_in(&p, dice, &c))
+            }
+        };
+        Ok(ranked.py_err()?.into_iter().map(|inner| RankedPlay { inner }).collect())
+    }
+
+    /// The cube decision of the player on roll, before rolling: for a `Game` (in its cube and
+    /// match context, seen by the player whose turn it is), or for a `Position` in `context`
+    /// (money with a centred cube when omitted).
+    #[pyo3(signature = (game, context=None))]
+    fn cube_action(
+        &self,
+        py: Python<'_>,
+        game: &Bound<'_, PyAny>,
+        context: Option<&CubeContext>,
+    ) -> PyResult<CubeAction> {
+        let (position, ctx) = if let Ok(g) = game.downcast::<Game>() {
+            if context.is_some() {
+                return Err(GammonError::new_err(
+                    "a Game carries its own cube and score: pass context only with a Position",
+                ));
+            }
+            g.borrow().read(py, |g| {
+                if g.is_over() {
+                    return Err(IllegalActionError::new_err("the game is over: there is no cube decision"));
+                }
+                if g.turn().is_none() {
+                    return Err(IllegalActionError::new_err(
+                        "nobody is on roll before the opening roll: there is no cube decision",
+                    ));
+                }
+                Ok((g.position(), EngineContext::from_game(g)))
+            })?
+        } else if let Ok(p) = game.downcast::<Position>() {
+            (p.get().inner, context.map_or_else(EngineContext::default, |c| c.inner))
+        } else {
+            return Err(GammonError::new_err(format!(
+                "cube_action needs a Game or a Position, got {}",
+                game.get_type().name()?
+            )));
+        };
+        let decision = py.allow_threads(|| self.inner.cube_decision(&position, &ctx)).py_err()?;
+        Ok(CubeAction { inner: decision })
     }
 
     /// The position's outcome probabilities and cubeless equity for the player on roll.

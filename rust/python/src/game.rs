@@ -32,7 +32,7 @@ impl Game {
         Game { source: Source::InMatch { owner, index } }
     }
 
-    fn read<R>(&self, py: Python<'_>, f: impl FnOnce(&EngineGame) -> R) -> R {
+    pub(crate) fn read<R>(&self, py: Python<'_>, f: impl FnOnce(&EngineGame) -> R) -> R {
         match &self.source {
             Source::Own(g) => f(g),
             Source::InMatch { owner, index } => f(&owner.borrow(py).inner.games()[*index]),

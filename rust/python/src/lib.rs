@@ -8,6 +8,7 @@ mod args;
 mod batch;
 mod battlegammon;
 mod bot;
+mod cube;
 mod errors;
 mod game;
 mod match_play;
@@ -28,5 +29,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     match_play::register(m)?;
     met::register(m)?;
     bot::register(m)?;
+    cube::register(m)?;
     Ok(())
 }

@@ -10,6 +10,7 @@
 //! (mirrored-dice duels of any two policies, in points per game).
 
 pub mod bearoff;
+pub mod cube;
 pub mod duel;
 pub mod net;
 mod policy;

@@ -7,6 +7,7 @@
 //! [`Bot::filter`] plays at ply 0 are looked at more deeply; the others keep their 0-ply values
 //! and rank below them.
 
+use super::cube::{CubeContext, CubeDecision};
 use super::net::NeuralNet;
 use super::{Evaluator, Policy, Probabilities};
 use crate::board::Position;
@@ -27,6 +28,9 @@ pub struct RankedPlay {
     pub value: Probabilities,
     /// The ply the value comes from (below the bot's ply for plays the filter dropped).
     pub ply: u8,
+    /// Its equity for the mover: cubeless per unit stake from [`Bot::rank_plays`], cubeful in
+    /// the cube and score context from [`Bot::rank_plays_in`].
+    pub equity: f64,
 }
 
 /// The neural-net player at a fixed search depth.
@@ -120,11 +124,67 @@ impl<'a> Bot<'a> {
                 play: plays[k],
                 value: self.play_value(&plays[k], self.ply),
                 ply: self.ply,
+                equity: 0.0,
             })
             .collect();
-        head.sort_by(|a, b| b.value.equity().total_cmp(&a.value.equity()));
-        head.extend(order[deep..].iter().map(|&k| RankedPlay { play: plays[k], value: values[k], ply: 0 }));
+        head.extend(order[deep..].iter().map(|&k| RankedPlay {
+            play: plays[k],
+            value: values[k],
+            ply: 0,
+            equity: 0.0,
+        }));
+        for r in head.iter_mut() {
+            r.equity = r.value.equity();
+        }
+        head[..deep].sort_by(|a, b| b.equity.total_cmp(&a.equity));
         Ok(head)
+    }
+
+    /// Every legal play of `dice` ranked by its cubeful equity in `context` (the cube and the
+    /// score, seen by the mover), best first. The search is the same as [`Bot::rank_plays`];
+    /// only the yardstick changes, so that, say, a gammonish play is preferred where gammons
+    /// count double and avoided where they count for nothing.
+    ///
+    /// ```
+    /// use gammon_engine::eval::cube::{CubeContext, CubeOwner};
+    /// use gammon_engine::eval::search::Bot;
+    /// use gammon_engine::{Dice, Position};
+    /// let ctx = CubeContext::match_play([2, 2], 1, CubeOwner::Centred, false).unwrap();
+    /// let ranked = Bot::new(0).unwrap().rank_plays_in(&Position::initial(), Dice::new(6, 4).unwrap(), &ctx).unwrap();
+    /// assert!(ranked.windows(2).all(|w| w[0].equity >= w[1].equity));
+    /// ```
+    pub fn rank_plays_in(
+        &self,
+        position: &Position,
+        dice: Dice,
+        context: &CubeContext,
+    ) -> Result<Vec<RankedPlay>> {
+        let mut ranked = self.rank_plays(position, dice)?;
+        let theirs = context.swapped();
+        for r in ranked.iter_mut() {
+            let next = Backgammon.after(&r.play);
+            r.equity = match Backgammon.result(&next) {
+                Some(points) => context.result_equity(-points),
+                None => -theirs.equity(&next, &r.value.flipped()),
+            };
+        }
+        ranked.sort_by(|a, b| b.equity.total_cmp(&a.equity));
+        Ok(ranked)
+    }
+
+    /// The cube decision of the player on roll in `position` (before rolling) in `context`, on
+    /// the bot's evaluation at its ply; an error if the game is over.
+    ///
+    /// ```
+    /// use gammon_engine::eval::cube::CubeContext;
+    /// use gammon_engine::eval::search::Bot;
+    /// use gammon_engine::Position;
+    /// let d = Bot::new(0).unwrap().cube_decision(&Position::initial(), &CubeContext::default()).unwrap();
+    /// assert!(!d.double && d.take);
+    /// ```
+    pub fn cube_decision(&self, position: &Position, context: &CubeContext) -> Result<CubeDecision> {
+        game_running(position)?;
+        Ok(context.decide(position, &self.evaluate(position)))
     }
 
     /// The best play of `dice` from `position` and its value; an error if the game is over.
@@ -133,7 +193,8 @@ impl<'a> Bot<'a> {
         let mut plays = vec![];
         legal_plays_into(position, dice, &mut plays);
         let k = self.best_index(position, &plays);
-        Ok(RankedPlay { play: plays[k], value: self.play_value(&plays[k], self.ply), ply: self.ply })
+        let value = self.play_value(&plays[k], self.ply);
+        Ok(RankedPlay { play: plays[k], value, ply: self.ply, equity: value.equity() })
     }
 
     /// The value of `play` for its mover at `ply`.
@@ -264,5 +325,22 @@ mod tests {
                 ranked.iter().take_while(|r| r.ply == ply).map(|r| r.value.equity()).collect();
             assert!(head.windows(2).all(|w| w[0] >= w[1]));
         }
+    }
+
+    #[test]
+    fn double_match_point_ranks_by_winning_chances() {
+        // At 1-away 1-away only winning counts: a cubeful equity of 2 win - 1.
+        let ctx = CubeContext::match_play([1, 1], 1, crate::eval::cube::CubeOwner::Centred, false).unwrap();
+        let bot = Bot::new(0).unwrap();
+        let ranked = bot.rank_plays_in(&Position::initial(), Dice::new(5, 2).unwrap(), &ctx).unwrap();
+        for r in &ranked {
+            assert!((r.equity - (2.0 * r.value.win - 1.0)).abs() < 1e-9);
+        }
+        assert!(ranked.windows(2).all(|w| w[0].value.win >= w[1].value.win));
+        // Money with a centred cube keeps the cubeless ranking's best play in the opening.
+        let money =
+            bot.rank_plays_in(&Position::initial(), Dice::new(3, 1).unwrap(), &CubeContext::default());
+        let cubeless = bot.rank_plays(&Position::initial(), Dice::new(3, 1).unwrap()).unwrap();
+        assert_eq!(money.unwrap()[0].play, cubeless[0].play);
     }
 }

@@ -1,0 +1,64 @@
+//! Money-play cube equities: Janowski's formulas.
+//!
+//! With `W` and `L` the average points of a win and of a loss (1 for a plain game, more with
+//! gammons) and `p` the chance of winning, a dead cube is worth `pW - (1-p)L`. A fully live cube
+//! lets its owner cash at the point where the opponent's take is marginal, `(L + 1) / (W + L +
+//! 1/2)`, and the opponent's owned cube cashes at `(L - 1/2) / (W + L + 1/2)`; between those
+//! points equity is linear. The cubeful equity mixes the two as `x live + (1 - x) dead`.
+
+use super::{outcome_shares, CubeContext, CubeOwner};
+use crate::eval::Probabilities;
+
+/// Average points of a win and of a loss: `(W, L)`.
+pub fn win_loss_values(probs: &Probabilities) -> (f64, f64) {
+    let (w, l) = outcome_shares(probs);
+    let avg = |s: [f64; 3]| s[0] + 2.0 * s[1] + 3.0 * s[2];
+    (avg(w), avg(l))
+}
+
+/// Equity per unit stake with a dead cube.
+pub fn dead(p: f64, w: f64, l: f64) -> f64 {
+    p * w - (1.0 - p) * l
+}
+
+/// Equity per unit stake with a fully live cube that `owner` holds.
+pub fn live(p: f64, w: f64, l: f64, owner: CubeOwner) -> f64 {
+    let span = w + l + 0.5;
+    let their_cash = (l - 0.5) / span;
+    let our_cash = (l + 1.0) / span;
+    match owner {
+        CubeOwner::Us => (p * span - l).min(1.0),
+        CubeOwner::Them => (p * span - l - 0.5).max(-1.0),
+        CubeOwner::Centred => {
+            if p <= their_cash {
+                -1.0
+            } else if p >= our_cash {
+                1.0
+            } else {
+                -1.0 + 2.0 * (p - their_cash) / (our_cash - their_cash)
+            }
+        }
+    }
+}
+
+/// `(no_double, double_take, double_pass)` per unit of the current cube, at cube efficiency `x`.
+/// A cube that can no longer be turned by its holder counts as dead for him.
+pub fn equities(ctx: &CubeContext, probs: &Probabilities, x: f64, jacoby: bool) -> (f64, f64, f64) {
+    let p = probs.win;
+    let (w, l) = win_loss_values(probs);
+    let cubeful = |owner: CubeOwner, w: f64, l: f64, can_redouble: bool| {
+        let d = dead(p, w, l);
+        if can_redouble {
+            x * live(p, w, l, owner) + (1.0 - x) * d
+        } else {
+            d
+        }
+    };
+    let no_double = match ctx.owner {
+        // The Jacoby rule: while the cube is centred, gammons do not count.
+        CubeOwner::Centred if jacoby => cubeful(CubeOwner::Centred, 1.0, 1.0, true),
+        owner => cubeful(owner, w, l, ctx.value * 2 <= ctx.max),
+    };
+    let double_take = 2.0 * cubeful(CubeOwner::Them, w, l, ctx.value * 4 <= ctx.max);
+    (no_double, double_take, 1.0)
+}
