@@ -3,7 +3,7 @@
 use crate::config::{Config, Limits};
 use crate::error::{ApiError, ApiResult};
 use crate::work::Workers;
-use crate::{battlegammon, evaluate, openapi, plays, rollout, wildbg};
+use crate::{battlegammon, cube, evaluate, openapi, plays, rollout, wildbg};
 use axum::body::Bytes;
 use axum::error_handling::HandleErrorLayer;
 use axum::extract::{DefaultBodyLimit, FromRequest, Request, State};
@@ -47,6 +47,7 @@ pub fn routes() -> Vec<(&'static str, Method, MethodRouter<AppState>)> {
         ("/v1/plays", Method::POST, post(plays::post_plays)),
         ("/v1/best-play", Method::POST, post(plays::post_best_play)),
         ("/v1/evaluate", Method::POST, post(evaluate::post_evaluate)),
+        ("/v1/cube", Method::POST, post(cube::post_cube)),
         ("/v1/rollout", Method::POST, post(rollout::post_rollout)),
         ("/v1/battlegammon/plays", Method::POST, post(battlegammon::post_plays)),
         ("/v1/battlegammon/best-play", Method::POST, post(battlegammon::post_best_play)),
@@ -123,8 +124,13 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
         let bytes = Bytes::from_request(request, state)
             .await
             .map_err(|rejection| ApiError::new(rejection.status(), rejection.body_text()))?;
-        serde_json::from_slice(&bytes)
-            .map(JsonBody)
-            .map_err(|e| ApiError::bad_request(format!("the body is not the JSON this endpoint takes: {e}")))
+        // The path names the field at fault, however deep (`cube.owner: unknown variant ...`).
+        let refuse = |e: &dyn std::fmt::Display| {
+            ApiError::bad_request(format!("the body is not the JSON this endpoint takes: {e}"))
+        };
+        let mut reader = serde_json::Deserializer::from_slice(&bytes);
+        let value = serde_path_to_error::deserialize(&mut reader).map_err(|e| refuse(&e))?;
+        reader.end().map_err(|e| refuse(&e))?;
+        Ok(JsonBody(value))
     }
 }

@@ -3,8 +3,9 @@
 //! * `GET /move` and `GET /eval` answer exactly as wildbg's HTTP API does, so hosts written for
 //!   wildbg work unchanged ([`wildbg`]).
 //! * `POST /v1/...` take positions as Position IDs, `PositionID:MatchID`, XGIDs or 26-int lists:
-//!   ranked plays and the best play ([`plays`]), evaluations ([`evaluate`]), bounded rollouts
-//!   ([`rollout`]) and the Battlegammon bot ([`battlegammon`]).
+//!   ranked plays and the best play ([`plays`]), evaluations ([`evaluate`]), cube actions
+//!   ([`cube`]) in the cube and score of the request or of the position's ID ([`context`]), bounded
+//!   rollouts ([`rollout`]) and the Battlegammon bot ([`battlegammon`]).
 //! * `GET /openapi.json` describes every endpoint ([`openapi`]); `GET /health` says the server
 //!   is up.
 //!
@@ -26,6 +27,8 @@
 pub mod app;
 pub mod battlegammon;
 pub mod config;
+pub mod context;
+pub mod cube;
 pub mod error;
 pub mod evaluate;
 pub mod input;

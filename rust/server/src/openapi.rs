@@ -1,7 +1,7 @@
 //! The OpenAPI description of every endpoint, served at `GET /openapi.json`, and `GET /health`.
 
 use crate::app::AppState;
-use crate::{battlegammon, evaluate, plays, rollout, wildbg};
+use crate::{battlegammon, cube, evaluate, plays, rollout, wildbg};
 use axum::extract::State;
 use axum::http::header;
 use axum::response::IntoResponse;
@@ -28,6 +28,7 @@ use utoipa::{OpenApi, ToSchema};
         plays::post_plays,
         plays::post_best_play,
         evaluate::post_evaluate,
+        cube::post_cube,
         rollout::post_rollout,
         battlegammon::post_plays,
         battlegammon::post_best_play,
@@ -35,7 +36,7 @@ use utoipa::{OpenApi, ToSchema};
     tags(
         (name = "wildbg", description = "wildbg-compatible endpoints"),
         (name = "plays", description = "ranked plays and the best play"),
-        (name = "evaluation", description = "evaluations and rollouts"),
+        (name = "evaluation", description = "evaluations, cube actions and rollouts"),
         (name = "battlegammon", description = "the Battlegammon bot"),
         (name = "service", description = "health and this description"),
     )

@@ -2,6 +2,7 @@
 //! for a position in any notation.
 
 use crate::app::{AppState, JsonBody};
+use crate::context::{ContextFields, ContextView, CubeInput, MatchInput, MoneyInput};
 use crate::error::{ApiResult, ErrorMessage};
 use crate::input::{self, DiceInput, PositionInput};
 use crate::probabilities::Outcome;
@@ -23,6 +24,25 @@ pub struct PlaysRequest {
     /// Search depth, 0..=2 (default: the server's).
     #[serde(default)]
     pub ply: Option<i64>,
+    /// The cube (default: the ID's, or a centred 1-cube).
+    #[serde(default)]
+    pub cube: Option<CubeInput>,
+    /// The match score (default: the ID's, or money).
+    #[serde(default, rename = "match")]
+    pub match_score: Option<MatchInput>,
+    /// Money play and its rules (instead of `match`).
+    #[serde(default)]
+    pub money: Option<MoneyInput>,
+}
+
+impl PlaysRequest {
+    fn context_fields(&self) -> ContextFields<'_> {
+        ContextFields {
+            cube: self.cube.as_ref(),
+            match_score: self.match_score.as_ref(),
+            money: self.money.as_ref(),
+        }
+    }
 }
 
 /// One play with the bot's judgement of it.
@@ -38,7 +58,8 @@ pub struct PlayView {
     pub hits: u32,
     /// The Position ID after the play, seen from the opponent, who is on roll next.
     pub next_position: String,
-    /// Cubeless equity for the player who makes the play.
+    /// Equity for the player who makes the play: cubeful in the request's context when it has
+    /// one (normalised to the cube, as `/v1/cube` reports), cubeless per unit stake otherwise.
     pub equity: f64,
     /// Outcome probabilities for the player who makes the play.
     pub probabilities: Outcome,
@@ -54,7 +75,7 @@ impl From<&RankedPlay> for PlayView {
             moves: r.play.moves().iter().map(|m| [m.from, m.to]).collect(),
             hits: r.play.hits(),
             next_position: r.play.position.swapped().id(),
-            equity: r.value.equity(),
+            equity: r.equity,
             probabilities: r.value.into(),
             ply: r.ply,
         }
@@ -70,6 +91,9 @@ pub struct PlaysResponse {
     pub dice: [u8; 2],
     /// The search depth asked for.
     pub ply: u8,
+    /// The cube and score the plays were ranked in; absent for cubeless money play.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context: Option<ContextView>,
     /// The plays, best first; one with no moves when the roll cannot be played.
     pub plays: Vec<PlayView>,
 }
@@ -83,11 +107,15 @@ pub struct BestPlayResponse {
     pub dice: [u8; 2],
     /// The search depth asked for.
     pub ply: u8,
+    /// The cube and score the plays were ranked in; absent for cubeless money play.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context: Option<ContextView>,
     /// The bot's play.
     pub best: PlayView,
 }
 
-/// Every legal play of a roll, ranked by the bot, best first.
+/// Every legal play of a roll, ranked by the bot, best first: by cubeless equity, or by
+/// cubeful equity when the request or the position's ID gives a cube or a score.
 #[utoipa::path(
     post,
     path = "/v1/plays",
@@ -106,15 +134,21 @@ pub async fn post_plays(
     let read = request.position.read()?;
     let dice = input::roll(request.dice.as_ref(), &read)?;
     let ply = input::ply(request.ply, state.config.ply)?;
+    let context = request.context_fields().resolve(&read)?;
     let position = read.position;
     state
         .workers
         .run(move |_| {
-            let ranked = Bot::new(ply)?.rank_plays(&position, dice)?;
+            let bot = Bot::new(ply)?;
+            let ranked = match &context {
+                Some(c) => bot.rank_plays_in(&position, dice, c)?,
+                None => bot.rank_plays(&position, dice)?,
+            };
             Ok(Json(PlaysResponse {
                 position: position.id(),
                 dice: [dice.high(), dice.low()],
                 ply,
+                context: context.as_ref().map(ContextView::from),
                 plays: ranked.iter().map(PlayView::from).collect(),
             }))
         })
@@ -140,15 +174,22 @@ pub async fn post_best_play(
     let read = request.position.read()?;
     let dice = input::roll(request.dice.as_ref(), &read)?;
     let ply = input::ply(request.ply, state.config.ply)?;
+    let context = request.context_fields().resolve(&read)?;
     let position = read.position;
     state
         .workers
         .run(move |_| {
-            let best = Bot::new(ply)?.best_play(&position, dice)?;
+            let bot = Bot::new(ply)?;
+            let best = match &context {
+                // The ranking is never empty: a blocked roll still has its one empty play.
+                Some(c) => bot.rank_plays_in(&position, dice, c)?.swap_remove(0),
+                None => bot.best_play(&position, dice)?,
+            };
             Ok(Json(BestPlayResponse {
                 position: position.id(),
                 dice: [dice.high(), dice.low()],
                 ply,
+                context: context.as_ref().map(ContextView::from),
                 best: PlayView::from(&best),
             }))
         })

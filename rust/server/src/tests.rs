@@ -5,6 +5,7 @@ use crate::app::{router, routes, AppState};
 use crate::config::Config;
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
+use gammon_engine::eval::cube::{CubeContext, CubeOwner};
 use gammon_engine::eval::search::Bot;
 use gammon_engine::eval::BuiltinPolicy;
 use gammon_engine::rollout::{rollout, RolloutOptions};
@@ -95,7 +96,75 @@ async fn eval_gives_the_bots_probabilities() {
         probabilities(&body["probabilities"]),
         [v.win, v.win_gammon, v.win_backgammon, v.lose_gammon, v.lose_backgammon]
     );
-    assert!(body["cube"]["double"].is_boolean() && body["cube"]["accept"].is_boolean());
+    let decision = Bot::new(0).unwrap().cube_decision(&p, &CubeContext::default()).unwrap();
+    assert_eq!(body["cube"], json!({"double": decision.double, "accept": decision.take}));
+    // At a match score the advice comes from the match context.
+    let (_, body) = get(&format!("/eval?x_away=2&o_away=4&{}", board_query(&p))).await;
+    let ctx = CubeContext::match_play([2, 4], 1, CubeOwner::Centred, false).unwrap();
+    let decision = Bot::new(0).unwrap().cube_decision(&p, &ctx).unwrap();
+    assert_eq!(body["cube"], json!({"double": decision.double, "accept": decision.take}));
+}
+
+#[tokio::test]
+async fn move_at_a_match_score_ranks_by_match_equity() {
+    let p = Position::initial();
+    let dice = Dice::new(6, 4).unwrap();
+    let ctx = CubeContext::match_play([1, 1], 1, CubeOwner::Centred, false).unwrap();
+    let expected = Bot::new(0).unwrap().rank_plays_in(&p, dice, &ctx).unwrap();
+    let (status, body) = get(&format!("/move?die1=6&die2=4&x_away=1&o_away=1&{}", board_query(&p))).await;
+    assert_eq!(status, StatusCode::OK);
+    let wins: Vec<f64> = body["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["probabilities"]["win"].as_f64().unwrap())
+        .collect();
+    assert_eq!(wins, expected.iter().map(|r| r.value.win).collect::<Vec<_>>());
+    // At double match point only winning counts.
+    assert!(wins.windows(2).all(|w| w[0] >= w[1]));
+}
+
+#[tokio::test]
+async fn cube_actions_follow_the_context_of_the_request_or_the_id() {
+    let p = Position::from_id("jGfkASjg8wcBMA").unwrap();
+    let bot = Bot::new(0).unwrap();
+    let request =
+        json!({"position": "jGfkASjg8wcBMA", "cube": {"value": 2, "owner": "us"}, "money": {"jacoby": true}});
+    let (status, body) = post("/v1/cube", request).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let d = bot.cube_decision(&p, &CubeContext::money(2, CubeOwner::Us, true, false).unwrap()).unwrap();
+    assert_eq!(body["double"], json!(d.double));
+    assert_eq!(body["take"], json!(d.take));
+    assert_eq!(body["no_double"].as_f64().unwrap(), d.no_double);
+    assert_eq!(body["double_take"].as_f64().unwrap(), d.double_take);
+    assert_eq!(body["double_pass"].as_f64().unwrap(), d.double_pass);
+    assert_eq!(body["label"], json!(d.label()));
+    assert_eq!(body["context"]["owner"], json!("us"));
+
+    // A 9-point match at 2-4 with the player on roll owning a 2-cube, all from the XGID.
+    let xgid = "XGID=-b----E-C---eE---c-e----B-:1:1:1:00:2:4:0:9:10";
+    let (status, body) = post("/v1/cube", json!({"position": xgid})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["context"]["away"], json!([7, 5]));
+    let ctx = CubeContext::match_play([7, 5], 2, CubeOwner::Us, false).unwrap();
+    let d = bot.cube_decision(&Position::initial(), &ctx).unwrap();
+    assert_eq!(body["no_double"].as_f64().unwrap(), d.no_double);
+
+    let (status, body) = post("/v1/plays", json!({"position": xgid, "dice": [5, 2]})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let ranked = bot.rank_plays_in(&Position::initial(), Dice::new(5, 2).unwrap(), &ctx).unwrap();
+    let equities: Vec<f64> =
+        body["plays"].as_array().unwrap().iter().map(|v| v["equity"].as_f64().unwrap()).collect();
+    assert_eq!(equities, ranked.iter().map(|r| r.equity).collect::<Vec<_>>());
+    let (_, body) = post("/v1/best-play", json!({"position": xgid, "dice": [5, 2]})).await;
+    assert_eq!(body["best"]["play"], json!(ranked[0].play.notation()));
+
+    let over = post(
+        "/v1/cube",
+        json!({"position": [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0]}),
+    )
+    .await;
+    assert_eq!(over.0, StatusCode::BAD_REQUEST);
 }
 
 #[tokio::test]
@@ -118,20 +187,24 @@ async fn wildbg_refusals_are_json_and_name_the_parameter() {
 #[tokio::test]
 async fn plays_read_every_notation_and_rank_as_the_bot_does() {
     let initial_board: Vec<i8> = Position::initial().board().to_vec();
-    let ranked = Bot::new(1).unwrap().rank_plays(&Position::initial(), Dice::new(6, 4).unwrap()).unwrap();
-    for position in [
-        json!("4HPwATDgc/ABMA"),
-        json!("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"),
-        json!(initial_board),
+    let (bot, p, dice) = (Bot::new(1).unwrap(), Position::initial(), Dice::new(6, 4).unwrap());
+    let cubeless = bot.rank_plays(&p, dice).unwrap();
+    // A full XGID describes a money game with its cube, so its plays are ranked cubeful.
+    let cubeful = bot.rank_plays_in(&p, dice, &CubeContext::default()).unwrap();
+    for (position, ranked, context) in [
+        (json!("4HPwATDgc/ABMA"), &cubeless, Value::Null),
+        (json!("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"), &cubeful, json!("centred")),
+        (json!(initial_board), &cubeless, Value::Null),
     ] {
         let (status, body) = post("/v1/plays", json!({"position": position, "dice": [4, 6], "ply": 1})).await;
         assert_eq!(status, StatusCode::OK, "{body}");
         assert_eq!(body["dice"], json!([6, 4]));
+        assert_eq!(body["context"]["owner"], context);
         let plays = body["plays"].as_array().unwrap();
         assert_eq!(plays.len(), ranked.len());
-        for (view, r) in plays.iter().zip(&ranked) {
+        for (view, r) in plays.iter().zip(ranked) {
             assert_eq!(view["play"], json!(r.play.notation()));
-            assert_eq!(view["equity"].as_f64().unwrap(), r.value.equity());
+            assert_eq!(view["equity"].as_f64().unwrap(), r.equity);
             assert_eq!(view["next_position"], json!(r.play.position.swapped().id()));
         }
     }
@@ -184,6 +257,13 @@ async fn v1_refusals_are_json_400s() {
         ("/v1/plays", json!({"position": [1, 2, 3], "dice": [3, 1]}), "position"),
         ("/v1/plays", json!({"position": "4HPwATDgc/ABMA", "dice": [3, 1], "colour": 1}), "colour"),
         ("/v1/evaluate", json!({"ply": 0}), "position"),
+        ("/v1/cube", json!({"position": "initial", "cube": {"value": 3}}), "cube value 3"),
+        (
+            "/v1/cube",
+            json!({"position": "initial", "match": {"away": [3, 5]}, "money": {}}),
+            "match and money",
+        ),
+        ("/v1/cube", json!({"position": "initial", "cube": {"owner": "nobody"}}), "cube.owner"),
         ("/v1/rollout", json!({"position": "initial", "trials": 10_001}), "trials"),
         ("/v1/rollout", json!({"position": "initial", "policy": "gnubg"}), "policy"),
         ("/v1/battlegammon/plays", json!({"position": "x", "dice": [3, 1]}), "position"),

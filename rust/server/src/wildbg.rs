@@ -10,6 +10,7 @@ use crate::error::{ApiError, ApiResult, ErrorMessage};
 use crate::probabilities::WildbgProbabilities;
 use axum::extract::{RawQuery, State};
 use axum::Json;
+use gammon_engine::eval::cube::{CubeContext, CubeOwner};
 use gammon_engine::eval::search::Bot;
 use gammon_engine::{Dice, Position};
 use serde::{Deserialize, Serialize};
@@ -169,6 +170,18 @@ impl Query {
             )),
         }
     }
+
+    /// The match context of the score, or `None` for money play. The API carries neither the
+    /// cube nor the Crawford flag: the cube is taken as centred at 1, and with a side 1-away the
+    /// Crawford game as past (its cube decisions would all be "no double" anyway).
+    fn context(&self) -> ApiResult<Option<CubeContext>> {
+        match self.away()? {
+            None => Ok(None),
+            Some(away) => CubeContext::match_play(away, 1, CubeOwner::Centred, false)
+                .map(Some)
+                .map_err(|e| ApiError::bad_request(format!("x_away, o_away: {}", e.message()))),
+        }
+    }
 }
 
 /// One checker moving one die's distance: 25 is the bar, 0 is off.
@@ -217,7 +230,8 @@ pub struct EvalResponse {
     pub probabilities: WildbgProbabilities,
 }
 
-/// Every legal play of a roll, best first.
+/// Every legal play of a roll, best first: by cubeless equity for money play, by cubeful match
+/// equity when `x_away` and `o_away` give the score.
 ///
 /// The position is given point by point, `p0` to `p25`, as `Position.to_list()` writes it, seen
 /// from the player on roll, who moves from 24 towards 1; omitted points are empty, and the
@@ -239,13 +253,16 @@ pub async fn get_move(
     let query = Query::parse(raw.as_deref())?;
     let dice = query.dice()?;
     let position = query.position()?;
-    // TODO(cube): rank by match equity through `Bot::rank_plays_in` once the cube API is merged.
-    let _away = query.away()?;
+    let context = query.context()?;
     let ply = state.config.ply;
     state
         .workers
         .run(move |_| {
-            let ranked = Bot::new(ply)?.rank_plays(&position, dice)?;
+            let bot = Bot::new(ply)?;
+            let ranked = match &context {
+                Some(c) => bot.rank_plays_in(&position, dice, c)?,
+                None => bot.rank_plays(&position, dice)?,
+            };
             let moves = ranked
                 .into_iter()
                 .map(|r| MoveInfo {
@@ -277,14 +294,18 @@ pub async fn get_eval(
 ) -> ApiResult<Json<EvalResponse>> {
     let query = Query::parse(raw.as_deref())?;
     let position = query.position()?;
-    let _away = query.away()?;
+    let context = query.context()?.unwrap_or_default();
+    if position.we_have_won() || position.they_have_won() {
+        return Err(ApiError::bad_request("p0..p25: the game is over: a side has borne off every checker"));
+    }
     let ply = state.config.ply;
     state
         .workers
         .run(move |_| {
+            // `Bot::cube_decision` is exactly this; evaluating once serves the probabilities too.
             let value = Bot::new(ply)?.evaluate(&position);
-            // TODO(cube): the cube advice of `Bot::cube_decision` once the cube API is merged.
-            let cube = CubeInfo { double: false, accept: true };
+            let decision = context.decide(&position, &value);
+            let cube = CubeInfo { double: decision.double, accept: decision.take };
             Ok(Json(EvalResponse { cube, probabilities: value.into() }))
         })
         .await
