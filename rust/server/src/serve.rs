@@ -175,3 +175,43 @@ impl Drop for Server {
         self.stop();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Read, Write};
+    use std::time::Instant;
+
+    #[test]
+    fn a_client_that_never_finishes_its_request_head_is_cut_off() {
+        let limits = Limits { header_read_timeout: Duration::from_millis(300), ..Limits::default() };
+        let server =
+            Server::start("127.0.0.1", 0, Config { threads: Some(1), limits, ..Config::default() }).unwrap();
+        let mut slow = std::net::TcpStream::connect(server.address()).unwrap();
+        slow.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        slow.write_all(b"GET /health HTTP/1.1\r\nHost: slow\r\n").unwrap();
+        let started = Instant::now();
+        let mut answer = Vec::new();
+        // The server closes the connection (after a 408 at most) rather than wait for the rest.
+        let _ = slow.read_to_end(&mut answer);
+        assert!(started.elapsed() < Duration::from_secs(5));
+        assert!(
+            answer.is_empty() || answer.starts_with(b"HTTP/1.1 408"),
+            "{}",
+            String::from_utf8_lossy(&answer)
+        );
+    }
+
+    #[test]
+    fn stopping_ends_the_threads_and_frees_the_port() {
+        let mut server =
+            Server::start("127.0.0.1", 0, Config { threads: Some(1), ..Config::default() }).unwrap();
+        let address = server.address();
+        assert!(server.is_running());
+        server.stop();
+        assert!(!server.is_running());
+        assert!(std::net::TcpStream::connect(address).is_err());
+        let refused = Server::start("127.0.0.1", 0, Config { ply: 9, ..Config::default() });
+        assert!(matches!(refused, Err(StartError::Config(_))));
+    }
+}

@@ -2,7 +2,7 @@
 //! the engine called directly, and every refusal.
 
 use crate::app::{router, routes, AppState};
-use crate::config::Config;
+use crate::config::{Config, Limits};
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use gammon_engine::eval::cube::{CubeContext, CubeOwner};
@@ -12,6 +12,7 @@ use gammon_engine::rollout::{rollout, RolloutOptions};
 use gammon_engine::{battlegammon, pos, Dice, Position};
 use serde_json::{json, Value};
 use std::collections::HashSet;
+use std::time::{Duration, Instant};
 use tower::ServiceExt;
 
 fn app() -> axum::Router {
@@ -320,4 +321,57 @@ async fn the_description_covers_every_route() {
     let (status, health) = get("/health").await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(health["status"], json!("ok"));
+}
+
+fn app_with(limits: Limits) -> axum::Router {
+    router(AppState::new(Config { threads: Some(1), limits, ..Config::default() }).unwrap())
+}
+
+async fn send_to(app: axum::Router, request: Request<Body>) -> (StatusCode, Value) {
+    let response = app.oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = axum::body::to_bytes(response.into_body(), 1 << 24).await.unwrap();
+    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+}
+
+fn json_post(uri: &str, body: Value) -> Request<Body> {
+    Request::post(uri).body(Body::from(body.to_string())).unwrap()
+}
+
+#[tokio::test]
+async fn a_long_rollout_stops_at_its_time_and_reports_what_it_did() {
+    let limits = Limits { rollout_time: Duration::from_millis(300), ..Limits::default() };
+    let request = json_post("/v1/rollout", json!({"position": "initial", "trials": 10_000, "policy": "net"}));
+    let started = Instant::now();
+    let (status, body) = send_to(app_with(limits), request).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["stopped_early"], json!(true));
+    assert!(body["trials"].as_u64().unwrap() < 10_000);
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+#[tokio::test]
+async fn requests_past_the_time_limit_get_408() {
+    let limits = Limits {
+        request_timeout: Duration::from_millis(1),
+        rollout_time: Duration::ZERO,
+        ..Limits::default()
+    };
+    let request = json_post("/v1/plays", json!({"position": "initial", "dice": [6, 6], "ply": 2}));
+    let (status, body) = send_to(app_with(limits), request).await;
+    assert_eq!(status, StatusCode::REQUEST_TIMEOUT);
+    assert!(body["message"].is_string());
+}
+
+#[tokio::test]
+async fn requests_past_the_concurrency_limit_get_503_at_once() {
+    let app = app_with(Limits { max_in_flight: 1, ..Limits::default() });
+    let long = json_post("/v1/rollout", json!({"position": "initial", "trials": 10_000, "policy": "net"}));
+    let first = tokio::spawn(send_to(app.clone(), long));
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (status, body) = send_to(app, Request::get("/health").body(Body::empty()).unwrap()).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(body["message"].is_string());
+    // Dropping the first request cancels its rollout.
+    first.abort();
 }
