@@ -278,6 +278,8 @@ def test_oversized_and_unknown_requests_are_refused(server: Server) -> None:
     assert status == 414
     status, body = get(server, "/no/such/endpoint")
     assert status == 404 and "/no/such/endpoint" in body["message"]
+    status, body = request(server, "DELETE", "/move")
+    assert status == 405 and "DELETE" in body["message"]
     status, _ = get(server, "/health")
     assert status == 200
 

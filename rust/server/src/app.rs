@@ -72,6 +72,7 @@ pub fn router(state: AppState) -> Router {
         .layer(GlobalConcurrencyLimitLayer::new(limits.max_in_flight));
     router
         .fallback(not_found)
+        .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(limits.max_body_bytes))
         .layer(bounds)
         .with_state(state)
@@ -111,6 +112,11 @@ fn panic_response(_: Box<dyn Any + Send + 'static>) -> Response {
 
 async fn not_found(request: Request) -> ApiError {
     ApiError::new(StatusCode::NOT_FOUND, format!("no endpoint {}; see /openapi.json", request.uri().path()))
+}
+
+async fn wrong_method(request: Request) -> ApiError {
+    let message = format!("{} does not take {}; see /openapi.json", request.uri().path(), request.method());
+    ApiError::new(StatusCode::METHOD_NOT_ALLOWED, message)
 }
 
 /// A JSON request body, read whatever its content type says, whose refusal is a JSON message:

@@ -5,6 +5,7 @@ use crate::error::{ApiError, ApiResult, ErrorMessage};
 use crate::input::PositionInput;
 use crate::probabilities::Outcome;
 use axum::extract::State;
+use axum::http::StatusCode;
 use axum::Json;
 use gammon_engine::eval::BuiltinPolicy;
 use gammon_engine::rollout::{rollout, RolloutOptions};
@@ -84,6 +85,7 @@ pub struct RolloutResponse {
         (status = 200, description = "the rollout's estimates", body = RolloutResponse),
         (status = 400, description = "a field is missing, malformed or out of range", body = ErrorMessage),
         (status = 413, description = "the body is too large", body = ErrorMessage),
+        (status = 503, description = "the rollout could not start within its time", body = ErrorMessage),
     )
 )]
 pub async fn post_rollout(
@@ -109,6 +111,13 @@ pub async fn post_rollout(
                 ..RolloutOptions::default()
             };
             let r = rollout(&position, &policy, &options)?;
+            if r.trials == 0 {
+                // The time ran out while the job waited behind others: nothing to report.
+                return Err(ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "the server was too busy to start the rollout in time; try again",
+                ));
+            }
             Ok(Json(RolloutResponse {
                 position: position.id(),
                 policy: request.policy,

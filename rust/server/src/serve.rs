@@ -130,6 +130,7 @@ impl Server {
     pub fn start(host: &str, port: u16, config: Config) -> Result<Server, StartError> {
         let limits = config.limits.clone();
         let state = AppState::new(config)?;
+        state.workers.warm_up();
         let listener = std::net::TcpListener::bind((host, port))?;
         listener.set_nonblocking(true)?;
         let address = listener.local_addr()?;

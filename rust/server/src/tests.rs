@@ -299,6 +299,9 @@ async fn oversized_requests_are_refused_before_any_work() {
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
     let (status, _) = get(&format!("/eval?{}", "p1=0&".repeat(1000))).await;
     assert_eq!(status, StatusCode::URI_TOO_LONG);
+    let (status, answer) = send(Request::post("/move").body(Body::empty()).unwrap()).await;
+    assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
+    assert!(answer["message"].as_str().unwrap().contains("POST"));
     let (status, answer) = get("/nowhere").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert!(answer["message"].as_str().unwrap().contains("/nowhere"));
@@ -340,6 +343,9 @@ fn json_post(uri: &str, body: Value) -> Request<Body> {
 
 #[tokio::test]
 async fn a_long_rollout_stops_at_its_time_and_reports_what_it_did() {
+    // The net and the bear-off database first, so that the time goes to trials.
+    gammon_engine::eval::net::NeuralNet::builtin();
+    gammon_engine::eval::bearoff::database();
     let limits = Limits { rollout_time: Duration::from_millis(300), ..Limits::default() };
     let request = json_post("/v1/rollout", json!({"position": "initial", "trials": 10_000, "policy": "net"}));
     let started = Instant::now();

@@ -50,6 +50,15 @@ impl Workers {
         Ok(Workers { pool: Arc::new(pool) })
     }
 
+    /// Builds the net and the bear-off database on a pool thread now, in the background, so that
+    /// the first requests after start-up do not wait the second or so that takes.
+    pub fn warm_up(&self) {
+        self.pool.spawn(|| {
+            gammon_engine::eval::net::NeuralNet::builtin();
+            gammon_engine::eval::bearoff::database();
+        });
+    }
+
     /// The number of threads.
     pub fn threads(&self) -> usize {
         self.pool.current_num_threads()
