@@ -267,6 +267,8 @@ def test_the_openapi_document_describes_every_route(server: Server) -> None:
         # Every described route is served: a bare call may be refused, but not as unknown.
         status, _ = request(server, method.upper(), path, {} if method == "post" else None)
         assert status in (200, 400), (path, method, status)
+    refs = set(re.findall(r'"\$ref": "#/components/schemas/(\w+)"', json.dumps(doc)))
+    assert refs and refs <= set(doc["components"]["schemas"])
     move_parameters = {p["name"] for p in doc["paths"]["/move"]["get"]["parameters"]}
     assert move_parameters == {"die1", "die2", "x_away", "o_away"} | {f"p{i}" for i in range(26)}
 

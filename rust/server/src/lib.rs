@@ -24,6 +24,8 @@
 //! assert!(answer.starts_with("HTTP/1.1 200 OK"));
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod app;
 pub mod battlegammon;
 pub mod config;

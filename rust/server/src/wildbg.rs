@@ -359,7 +359,8 @@ mod tests {
         assert!(query("x_away=3").away().is_err());
         assert_eq!(query("x_away=0&o_away=0").away().unwrap(), None);
         assert_eq!(query("x_away=3&o_away=5").away().unwrap(), Some([3, 5]));
-        assert!(Query::parse(Some("p1=%zz&")).is_err() || query("p1=%zz").position().is_err());
+        // A stray percent sign is kept as text by the decoder, and is no integer.
+        assert!(query("p1=%zz").position().unwrap_err().message.starts_with("p1 must be"));
     }
 
     #[test]
