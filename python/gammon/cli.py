@@ -256,8 +256,8 @@ def _play(args: argparse.Namespace) -> int:
     if args.game == "battlegammon":
         from gammon.play_battlegammon import play as play_battlegammon
 
-        if args.match or args.save:
-            raise GammonError("--match and --save are for backgammon; Battlegammon plays one game")
+        if args.match or args.save or args.ply is not None:
+            raise GammonError("--match, --save and --ply are for backgammon; Battlegammon plays one game")
         return play_battlegammon(args.seed, _rule_options(args))
     if args.rule:
         raise GammonError("--rule is for Battlegammon games (--game battlegammon)")
@@ -265,7 +265,21 @@ def _play(args: argparse.Namespace) -> int:
 
     if args.match < 0:
         raise GammonError(f"--match takes a length of at least 1; got {args.match}")
-    return play(args.match, args.seed, args.save)
+    return play(args.match, args.seed, args.save, args.ply or 0)
+
+
+def _hint(args: argparse.Namespace) -> int:
+    from gammon.hint import hint
+
+    if args.top < 0:
+        raise GammonError(f"--top takes a number of plays of at least 0; got {args.top}")
+    return hint(args)
+
+
+def _ubgi(args: argparse.Namespace) -> int:
+    from gammon.ubgi import serve
+
+    return serve()
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -308,6 +322,26 @@ def build_parser() -> argparse.ArgumentParser:
     plays.add_argument("dice", nargs="?", default="31", help="the roll, e.g. 31 or 3-1 (default 31)")
     plays.add_argument("--json", action="store_true", help="machine-readable output")
     plays.set_defaults(run=_plays)
+
+    advice = sub.add_parser(
+        "hint",
+        help="the bot's ranking of the plays of a roll, or its cube decision",
+        description="Rank every play of a roll with the bot, or without dice give its cube decision. "
+        "A PositionID:MatchID or an XGID also carries the score and the cube, and the plays are ranked "
+        "at that score; dice rolled in the ID are used unless DICE is given.",
+    )
+    advice.add_argument("position", help="Position ID, PositionID:MatchID or XGID")
+    advice.add_argument(
+        "dice", nargs="*", help="the roll, e.g. 31, 3-1 or 3 1 (default: the ID's dice, if any)"
+    )
+    advice.add_argument(
+        "--ply", type=int, choices=(0, 1, 2), default=0, help="plies of lookahead (default 0)"
+    )
+    advice.add_argument(
+        "--top", type=int, default=0, metavar="N", help="show the N best plays (default: all)"
+    )
+    advice.add_argument("--json", action="store_true", help="machine-readable output")
+    advice.set_defaults(run=_hint)
 
     roll = sub.add_parser("rollout", help="roll a position out (Monte Carlo, cubeless)")
     roll.add_argument(
@@ -365,15 +399,27 @@ def build_parser() -> argparse.ArgumentParser:
 
     game = sub.add_parser(
         "play",
-        help="play a game or match against a simple built-in opponent",
-        description="Play at the terminal against a simple opponent (see gammon.play for its rules).",
+        help="play a game or match against the bot",
+        description="Play at the terminal against the built-in bot, which also handles the cube "
+        "(see gammon.play).",
     )
     game.add_argument("--match", type=int, default=0, metavar="N", help="play a match to N points")
-    game.add_argument("--seed", type=int, default=None, help="seed of the dice and of the opponent")
+    game.add_argument("--seed", type=int, default=None, help="seed of the dice")
+    game.add_argument(
+        "--ply", type=int, choices=(0, 1, 2), default=None, help="the bot's plies of lookahead (default 0)"
+    )
     game.add_argument("--save", metavar="FILE", help="where to save the .mat record (default: dated name)")
     game.add_argument("--game", choices=GAMES, default="backgammon", help="the game (default backgammon)")
     game.add_argument("--rule", action="append", metavar="NAME=VALUE", help=RULE_HELP)
     game.set_defaults(run=_play)
+
+    engine = sub.add_parser(
+        "ubgi",
+        help="serve the bot as a UBGI v0.2 engine on stdin/stdout",
+        description="Speak UBGI v0.2 (Universal Backgammon Interface) on stdin and stdout, for GUIs, "
+        "servers and tournament runners. Send 'ubgi' to start; see gammon.ubgi for the commands.",
+    )
+    engine.set_defaults(run=_ubgi)
 
     serve = sub.add_parser(
         "serve",

@@ -1,37 +1,39 @@
-"""``gammon play``: a game or match at the terminal against a simple built-in opponent.
+"""``gammon play``: a game or match at the terminal against the built-in bot.
 
-You are player 0 and the opponent, ``gammon``, is player 1. The board is drawn from your side
+You are player 0 and the bot, ``gammon``, is player 1. The board is drawn from your side
 (X are your checkers, you move from 24 towards 1). Type plays in standard notation
 (``24/18 13/11``, ``bar/22``, ``6/off``, ``8/5(2)``) or the number of a play listed by ``?``.
 Before each roll you may type ``double`` when the cube is yours to turn, or
-``resign [single|gammon|backgammon]``; ``quit`` stops at any prompt. (Resigning waits for the
-roll prompt because a ``.mat`` record holds a resignation only between turns.)
+``resign [single|gammon|backgammon]``; when the bot doubles you answer ``take`` or ``drop`` (or
+``beaver``, in a money game with beavers on); ``quit`` stops at any prompt. (Resigning waits for
+the roll prompt because a ``.mat`` record holds a resignation only between turns.)
 
-The opponent is deliberately simple, until the engine has an evaluator to play with:
+The bot is :class:`gammon.Bot` searching ``--ply`` plies (0 by default):
 
-- it plays a random legal play, drawn from the match's seed (``--seed`` makes a session
-  reproducible);
-- it never doubles;
-- it takes a double unless its pip count is more than 10% above yours, and drops otherwise;
+- it plays the play the bot ranks first;
+- before its roll it doubles when the cube is available to it and the bot says double;
+- it takes, drops or beavers your doubles as the bot says;
+- it always takes a beaver of its own double;
 - it accepts every resignation.
+
+The bot is deterministic, so ``--seed`` (the seed of the dice) makes a session reproducible. The
+command line plays money games without the Jacoby rule or beavers, the rules a ``.mat`` record
+holds; a :class:`Session` over a ``Match(0, beavers=True)`` offers and answers beavers too.
 """
 
 from __future__ import annotations
 
 import datetime
-import random
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from gammon._core import Game, GammonError, Match
+from gammon._core import Bot, CubeContext, Game, GammonError, Match
 
 P = TypeVar("P")
 
 YOU, BOT = 0, 1
 NAMES = ("You", "gammon")
-TAKE_MARGIN = 1.10
-"""The opponent takes while its pip count is at most this multiple of the doubler's."""
 
 
 class Quit(Exception):
@@ -66,18 +68,12 @@ def dice_text(dice: tuple[int, int]) -> str:
     return f"{dice[0]}-{dice[1]}"
 
 
-def bot_takes(game: Game) -> bool:
-    """The opponent's answer to a double: the doubler is on roll, so pips are (doubler, bot)."""
-    doubler, bot = game.position.pips
-    return bot <= TAKE_MARGIN * doubler
-
-
 class Session:
-    """One game or match between the player at the terminal and the opponent."""
+    """One game or match between the player at the terminal and the bot."""
 
-    def __init__(self, match: Match) -> None:
+    def __init__(self, match: Match, bot: Bot) -> None:
         self.match = match
-        self.rng = random.Random(match.seed)
+        self.bot = bot
 
     def show(self, game: Game) -> None:
         owner = {None: "centred", YOU: "yours", BOT: "gammon's"}[game.cube_owner]
@@ -87,6 +83,15 @@ class Session:
         if self.match.length:
             line += f". Score: you {self.match.score[0]}, gammon {self.match.score[1]} of {self.match.length}"
         print(line + ".")
+
+    def show_your_side(self, game: Game) -> None:
+        """The board from your side while gammon is on roll (the diagram names X as on roll, so its
+        last line is replaced)."""
+        yours = game.position.swapped()
+        print()
+        print("\n".join(str(yours).splitlines()[:-1]))
+        (you, bot), (your_off, bot_off) = yours.pips, yours.off
+        print(f" You are X: pips {you}, off {your_off} | gammon (O, on roll): pips {bot}, off {bot_off}")
 
     def command(self, game: Game, text: str) -> bool:
         """Handles `quit` and `resign`; True when `text` was one of them."""
@@ -128,13 +133,46 @@ class Session:
             print(f"You roll {dice_text(dice)} and cannot move.")
 
     def double(self, game: Game) -> None:
+        """Your double, answered by the bot's cube decision for your position."""
+        verdict = self.bot.cube_action(game)  # you are on roll: its take and beaver are the bot's
         game.double()
-        if bot_takes(game):
+        if verdict.beaver:
+            game.beaver()
+            print(f"gammon beavers: the cube is at {game.history[-1].value} if you take.")
+            self.answer_double(game, "take or drop")
+        elif verdict.take:
             game.take()
             print(f"gammon takes: the cube is at {game.cube_value}.")
         else:
             game.drop()
             print("gammon drops.")
+
+    def answer_double(self, game: Game, choices: str) -> None:
+        """Your answer to the bot's double, or to its beaver of yours: one of ``choices``."""
+        while True:
+            answer = ask(f"{choices}? ").lower()
+            try:
+                if answer == "quit":
+                    raise Quit("you quit")
+                if answer in ("t", "take"):
+                    game.take()
+                    owner = "yours" if game.cube_owner == YOU else "gammon's"
+                    print(f"You take: the cube is at {game.cube_value}, {owner}.")
+                    return
+                if answer in ("d", "drop", "p", "pass"):
+                    game.drop()
+                    print("You drop.")
+                    return
+                if answer in ("b", "beaver") and "beaver" in choices:
+                    game.beaver()
+                    # The engine gives no verdict on a beaver; the bot doubled because playing on
+                    # at the higher cube beat not doubling, so it plays on.
+                    game.take()
+                    print(f"You beaver; gammon takes: the cube is at {game.cube_value}, yours.")
+                    return
+                print(f"  type {choices}")
+            except GammonError as e:
+                print(f"  {e}")
 
     def your_play(self, game: Game) -> None:
         plays = game.legal_plays()
@@ -165,13 +203,27 @@ class Session:
                 print(f"  {e}")
 
     def bot_turn(self, game: Game) -> None:
+        if game.dice is None and game.may_double and self.bot_doubles(game):
+            if game.is_over:
+                return
         dice = game.dice or game.roll()  # the opening roll is already thrown
         if game.dice is None:
             print(f"gammon rolls {dice_text(dice)} and cannot move.")
             return
-        play = self.rng.choice(game.legal_plays())
+        play = self.bot.best_play(game.position, *dice, context=CubeContext.from_game(game))
         game.play(play)
         print(f"gammon rolls {dice_text(dice)} and plays {play}.")
+
+    def bot_doubles(self, game: Game) -> bool:
+        """The bot's double before its roll, when its cube decision says so, and your answer;
+        True when it doubled."""
+        if not self.bot.cube_action(game).double:
+            return False
+        game.double()
+        self.show_your_side(game)
+        print(f"gammon doubles to {game.history[-1].value}.")
+        self.answer_double(game, "take, drop or beaver" if game.beavers else "take or drop")
+        return True
 
     def play_game(self, game: Game) -> None:
         game.roll()
@@ -208,16 +260,18 @@ def default_file_name() -> str:
     return f"gammon-{datetime.datetime.now():%Y-%m-%d-%H%M%S}.mat"
 
 
-def play(length: int, seed: int | None, save: str | None) -> int:
-    """Plays a match to `length` points (0: one money game) and saves its `.mat` record."""
+def play(length: int, seed: int | None, save: str | None, ply: int = 0) -> int:
+    """Plays a match to `length` points (0: one money game) against ``Bot(ply)`` and saves its
+    `.mat` record."""
+    bot = Bot(ply=ply)
     match = Match(length, seed=seed)
     match.names = NAMES
     kind = f"a {length}-point match" if length else "a money game"
-    print(f"gammon play: {kind} against a simple opponent (seed {match.seed}).")
+    print(f"gammon play: {kind} against the bot at {ply}-ply (seed {match.seed}).")
     print("Type ? at the play prompt to list the legal plays.")
     status = 0
     try:
-        Session(match).run()
+        Session(match, bot).run()
     except Quit as why:
         print(f"\nStopped: {why}.")
         status = 1

@@ -2,7 +2,9 @@
 
 use crate::errors::{GammonError, IntoPy};
 use crate::game::Game;
+use crate::position::Position;
 use gammon_engine::eval::cube::{CubeContext as EngineContext, CubeDecision, CubeOwner, Stake};
+use gammon_engine::eval::Probabilities;
 use pyo3::prelude::*;
 
 fn owner_arg(owner: Option<&str>) -> PyResult<CubeOwner> {
@@ -72,6 +74,14 @@ impl CubeContext {
     #[staticmethod]
     fn from_game(py: Python<'_>, game: &Game) -> CubeContext {
         CubeContext { inner: game.read(py, EngineContext::from_game) }
+    }
+
+    /// The cube decision of the player on roll in `position` given its cubeless
+    /// `probabilities` from any source: an `Evaluation`, a `RolloutResult`, or five numbers
+    /// `(win, win_gammon, win_backgammon, lose_gammon, lose_backgammon)`, cumulative.
+    fn decide(&self, position: &Position, probabilities: &Bound<'_, PyAny>) -> PyResult<CubeAction> {
+        let probs = probabilities_arg(probabilities)?;
+        Ok(CubeAction { inner: self.inner.decide(&position.inner, &probs) })
     }
 
     /// The same context seen by the other player.
@@ -149,6 +159,37 @@ impl CubeContext {
             ),
         }
     }
+}
+
+/// Five cumulative probabilities from an object with the five named attributes or from a
+/// sequence of five numbers, each checked to lie in 0..1 and to be consistent.
+fn probabilities_arg(ob: &Bound<'_, PyAny>) -> PyResult<Probabilities> {
+    const NAMES: [&str; 5] = ["win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon"];
+    let mut a = [0.0f64; 5];
+    let by_name = ob.hasattr("win_gammon")?;
+    for (k, name) in NAMES.iter().enumerate() {
+        let item = if by_name { ob.getattr(*name) } else { ob.get_item(k) };
+        a[k] = item.and_then(|v| v.extract::<f64>()).map_err(|_| {
+            GammonError::new_err(format!(
+                "probabilities must be an Evaluation, a RolloutResult or five numbers; could not read {name} from {ob}"
+            ))
+        })?;
+    }
+    if by_name || ob.len().is_ok_and(|n| n == 5) {
+        let p = Probabilities::from_array(a);
+        let ok = a.iter().all(|v| (0.0..=1.0).contains(v))
+            && p.win_gammon <= p.win + 1e-9
+            && p.win_backgammon <= p.win_gammon + 1e-9
+            && p.lose_gammon <= 1.0 - p.win + 1e-9
+            && p.lose_backgammon <= p.lose_gammon + 1e-9;
+        if ok {
+            return Ok(p);
+        }
+    }
+    Err(GammonError::new_err(format!(
+        "probabilities must be five cumulative chances in 0..1 (win >= win_gammon >= win_backgammon, \
+         1 - win >= lose_gammon >= lose_backgammon), got {ob}"
+    )))
 }
 
 fn py_bool(b: bool) -> &'static str {

@@ -113,7 +113,8 @@ pub fn write(m: &Match) -> Result<String> {
                 }
             } else {
                 number += 1;
-                format!("{number:3}) {:<28}{}", left.unwrap_or_default(), right.unwrap_or_default())
+                // The left column is 28 wide; a longer entry still needs a space before the right one.
+                format!("{number:3}) {:<27} {}", left.unwrap_or_default(), right.unwrap_or_default())
             };
             s.push_str(line.trim_end());
             s.push('\n');

@@ -13,6 +13,7 @@
 //! is worthless gets no cash point, which is how the dead cube of a leader at 1-away (and the
 //! trailer's free doubles post-Crawford) come out of the table without special cases.
 
+use super::money::polyline;
 use super::{outcome_shares, CubeContext, CubeOwner};
 use crate::eval::Probabilities;
 use crate::met::MatchEquityTable;
@@ -61,18 +62,7 @@ struct Level {
     theirs: Option<f64>,
 }
 
-/// A piecewise linear function of `p`: constant left of `a` and right of `b`, linear between.
-fn line(p: f64, a: (f64, f64), b: (f64, f64)) -> f64 {
-    if p <= a.0 {
-        a.1
-    } else if p >= b.0 {
-        b.1
-    } else {
-        a.1 + (b.1 - a.1) * (p - a.0) / (b.0 - a.0)
-    }
-}
-
-/// Where `line` through `a` and `b` reaches `y`, kept within `[0, 1]`.
+/// Where the line through `a` and `b` reaches `y`, kept within `[0, 1]`.
 fn crossing(y: f64, a: (f64, f64), b: (f64, f64)) -> f64 {
     if (b.1 - a.1).abs() < 1e-12 {
         return if y <= a.1 { 0.0 } else { 1.0 };
@@ -137,7 +127,8 @@ impl Model {
         if b.0 <= a.0 {
             return dead;
         }
-        x * line(p, a, b) + (1.0 - x) * dead
+        // Beyond the cash points a side too good to double plays the game out.
+        x * polyline(p, &[(0.0, l), a, b, (1.0, w)]) + (1.0 - x) * dead
     }
 }
 

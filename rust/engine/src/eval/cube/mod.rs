@@ -232,11 +232,22 @@ impl CubeContext {
         let beavers = matches!(self.stake, Stake::Money { beavers: true, .. });
         let may = self.may_double();
         let take = double_take <= double_pass;
+        let best = double_take.min(double_pass);
+        // A tie with a pass (a certain single win: cashing is as good as playing on) counts as
+        // a double; a tie with a take does not.
+        let gains = best > no_double + TIE || (best >= no_double - TIE && !take);
         CubeDecision {
-            double: may && double_take.min(double_pass) > no_double,
+            double: may && gains,
             take,
-            // A taker who is the favourite after taking redoubles at once, if the rules allow it.
-            beaver: may && beavers && take && double_take < 0.0 && self.value * 4 <= self.max,
+            // A taker who is the favourite after taking redoubles at once, if the rules allow it,
+            // unless the doubler would then pass: a dropped beaver pays the taker only the 2-cube
+            // (-2 here), less than an equity of a better-than-2 take kept.
+            beaver: may
+                && beavers
+                && take
+                && double_take < 0.0
+                && double_take > -2.0
+                && self.value * 4 <= self.max,
             redouble: self.owner == CubeOwner::Us,
             may_double: may,
             no_double,
@@ -330,6 +341,9 @@ fn capitalised(word: &str) -> String {
     let mut c = word.chars();
     c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
 }
+
+/// Equities closer than this are equal: they differ only by rounding.
+const TIE: f64 = 1e-12;
 
 /// The cube efficiency of a position: the share of the fully live cube's value that real play
 /// delivers. These are GNU Backgammon's published defaults, so that our decisions are comparable:

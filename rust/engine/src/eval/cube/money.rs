@@ -4,7 +4,8 @@
 //! gammons) and `p` the chance of winning, a dead cube is worth `pW - (1-p)L`. A fully live cube
 //! lets its owner cash at the point where the opponent's take is marginal, `(L + 1) / (W + L +
 //! 1/2)`, and the opponent's owned cube cashes at `(L - 1/2) / (W + L + 1/2)`; between those
-//! points equity is linear. The cubeful equity mixes the two as `x live + (1 - x) dead`.
+//! points equity is linear; beyond them it heads for the game played out (`-L` at `p = 0`, `W` at
+//! `p = 1`), since a player too good to double plays on for the gammon. The cubeful equity mixes the two as `x live + (1 - x) dead`.
 
 use super::{outcome_shares, CubeContext, CubeOwner};
 use crate::eval::Probabilities;
@@ -21,24 +22,27 @@ pub fn dead(p: f64, w: f64, l: f64) -> f64 {
     p * w - (1.0 - p) * l
 }
 
-/// Equity per unit stake with a fully live cube that `owner` holds.
+/// Equity per unit stake with a fully live cube that `owner` holds: linear between the cash
+/// points, and beyond them linear towards the game played out (`-L` at `p = 0`, `W` at `p = 1`),
+/// since a player too good to double plays on for the gammon.
 pub fn live(p: f64, w: f64, l: f64, owner: CubeOwner) -> f64 {
     let span = w + l + 0.5;
     let their_cash = (l - 0.5) / span;
     let our_cash = (l + 1.0) / span;
-    match owner {
-        CubeOwner::Us => (p * span - l).min(1.0),
-        CubeOwner::Them => (p * span - l - 0.5).max(-1.0),
-        CubeOwner::Centred => {
-            if p <= their_cash {
-                -1.0
-            } else if p >= our_cash {
-                1.0
-            } else {
-                -1.0 + 2.0 * (p - their_cash) / (our_cash - their_cash)
-            }
+    let left = if owner == CubeOwner::Us { (0.0, -l) } else { (their_cash, -1.0) };
+    let right = if owner == CubeOwner::Them { (1.0, w) } else { (our_cash, 1.0) };
+    polyline(p, &[(0.0, -l), left, right, (1.0, w)])
+}
+
+/// The piecewise linear function through `points` (increasing in x, repeated points allowed).
+pub(crate) fn polyline(p: f64, points: &[(f64, f64)]) -> f64 {
+    for pair in points.windows(2) {
+        let ((x0, y0), (x1, y1)) = (pair[0], pair[1]);
+        if p <= x1 {
+            return if x1 > x0 { y0 + (y1 - y0) * (p - x0) / (x1 - x0) } else { y1 };
         }
     }
+    points.last().map_or(0.0, |q| q.1)
 }
 
 /// `(no_double, double_take, double_pass)` per unit of the current cube, at cube efficiency `x`.

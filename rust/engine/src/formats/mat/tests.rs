@@ -49,6 +49,29 @@ fn writes_what_it_reads() {
 }
 
 #[test]
+fn a_long_left_entry_stays_apart_from_the_right_one() {
+    // A money game played by the engine, whose 8th line has a 28-character entry on the left.
+    let text = "\
+ 0 point match
+
+ Game 1
+ A : 0                          B : 0
+  1)                             41: 24/20 24/23
+  2)  Doubles => 2                Takes
+  3) 53: 13/8 24/21              55: 20/15 15/10 6/1* 6/1
+  4) 43: 25/21 21/18             21: 6/4* 8/7*
+  5) 32: 25/22 25/23             55: 13/8 8/3* 8/3 7/2*
+  6) 41: 25/21*                  42: 25/23 8/4*
+  7) 61:                         64: 10/4 13/9
+  8) 22: 25/23* 25/23 13/11 13/11 63: 25/22 22/16
+";
+    let m = read(text).unwrap();
+    let written = write(&m).unwrap();
+    assert!(written.contains("  8) 22: 25/23* 25/23 13/11 13/11 63: 25/22 22/16\n"), "{written}");
+    assert_eq!(read(&written).unwrap().game().history(), m.game().history());
+}
+
+#[test]
 fn refuses_broken_files() {
     for (text, why) in [
         ("", "no \"N point match\""),

@@ -1,0 +1,375 @@
+"""``gammon ubgi``: the built-in bot as a UBGI v0.2 engine on stdin and stdout.
+
+UBGI (Universal Backgammon Interface) is a line protocol in the manner of chess's UCI: a controller
+(a GUI, a server, a tournament runner) sends one command a line and the engine answers. A session::
+
+    > ubgi
+    < id name gammon 0.1.0
+    < id author the gammon developers
+    < proto 0.2
+    < key game.variant enum backgammon backgammon the game played
+    < key engine.ply int 1..3 1 root-inclusive decision depth (1 = no lookahead)
+    < ...
+    < ubgiok
+    > isready
+    < readyok
+    > position gnubgid 4HPwATDgc/ABMA:cAkAAAAAAAAA
+    > dice 3 1
+    > go
+    < info depth 1 score 0.1583 time_ms 0 pv 8/5 6/5
+    < bestmove 8/5 6/5
+    > quit
+
+Every answer is one line, flushed at once. Input that cannot be carried out is answered with
+``error <code> <detail>`` (``bad_command``, ``bad_value``, ``bad_state`` or ``unsupported``) and the
+engine carries on; only ``quit`` or the end of the input stops it.
+
+Moves are written one checker step per die, ``from/to``, with ``bar`` and ``off`` (``24/18 18/13``
+for a 6-5 run, ``bar/22 22/20``, ``6/off 6/off``), as the protocol's move text asks; ``pass`` when
+the roll cannot be played. ``engine.ply`` counts the root as UBGI does: its 1-ply is the bot's
+``Bot(ply=0)``.
+
+Every decision comes from the engine: the chequer play from :meth:`gammon.Bot.rank_plays`, the
+double from :meth:`gammon.Bot.cube_action`. A ``PositionID:MatchID`` or an XGID carries the cube
+and the match score, and both are then decided in that context (plays by cubeful equity at the
+score); a bare Position ID is taken as money play with a centred cube, its plays ranked by cubeless
+equity as :meth:`gammon.Bot.best_play` ranks them. ``go cube`` answers the double of the player on
+roll before the roll (``nodouble`` when the cube is not available to him); ``go turn`` answers the
+double and the play of the dice given, the play as it stands after a take when the answer is
+``double``. The ``info`` line's ``score`` is the equity of the answer, for the player on roll.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TextIO
+
+from gammon._core import Bot, CubeAction, CubeContext, Game, GammonError, Play, Position, __version__
+from gammon.notation import is_xgid, parse_situation
+
+NAME = f"gammon {__version__}"
+"""The engine's name in ``id name``."""
+AUTHOR = "the gammon developers"
+"""The engine's author in ``id author``."""
+PROTOCOL = "0.2"
+"""The UBGI version spoken, announced by ``proto``."""
+
+BAD_COMMAND, BAD_VALUE, BAD_STATE, UNSUPPORTED = "bad_command", "bad_value", "bad_state", "unsupported"
+"""The four error codes of UBGI: bad syntax, a bad value, the wrong moment, a missing feature."""
+
+
+class UbgiError(Exception):
+    """A command that is answered with an ``error`` line instead of being carried out."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(f"{code} {detail}")
+        self.code = code
+        self.detail = detail
+
+    def line(self) -> str:
+        """The ``error`` line, kept to one line whatever the detail holds."""
+        return f"error {self.code} {' '.join(self.detail.split())}"
+
+
+@dataclass(frozen=True)
+class Key:
+    """One setting a controller can discover with ``keys`` and change with ``set``."""
+
+    name: str
+    """The dotted name: ``game.*`` for the game played, ``engine.*`` for the engine's behaviour."""
+    default: int | str
+    """The value until a ``set`` changes it."""
+    description: str
+    """Free text shown by controllers."""
+    bounds: tuple[int, int] | None = None
+    """For integers, the inclusive range; None for any integer."""
+    choices: tuple[str, ...] = ()
+    """For enumerations, the allowed values; empty for integers."""
+    minor: bool = False
+    """Minor options (``!``) do not change the engine's play, so ratings may ignore them."""
+
+    def line(self) -> str:
+        """The ``key`` line that announces this setting."""
+        if self.choices:
+            kind = f"enum {'|'.join(self.choices)}"
+        elif self.bounds is None:
+            kind = "int *"
+        else:
+            kind = f"int {self.bounds[0]}..{self.bounds[1]}"
+        minor = " !" if self.minor else ""
+        return f"key {self.name} {kind} {self.default}{minor} {self.description}"
+
+    def parse(self, text: str) -> int | str:
+        """The value that ``text`` names, or a ``bad_value`` error saying what is allowed."""
+        if self.choices:
+            if text not in self.choices:
+                raise UbgiError(BAD_VALUE, f"{self.name} must_be {'|'.join(self.choices)}")
+            return text
+        # Plain decimal digits only: int() would also take "+3" or "1_0".
+        if not re.fullmatch(r"-?[0-9]+", text):
+            raise UbgiError(BAD_VALUE, f"{self.name} must_be an integer, not {text!r}")
+        value = int(text)
+        if self.bounds is not None and not self.bounds[0] <= value <= self.bounds[1]:
+            raise UbgiError(BAD_VALUE, f"{self.name} must_be {self.bounds[0]}..{self.bounds[1]}")
+        return value
+
+
+KEYS: tuple[Key, ...] = (
+    Key("game.variant", "backgammon", "the game played", choices=("backgammon",)),
+    Key("engine.ply", 1, "root-inclusive decision depth (1 = no lookahead)", bounds=(1, 3)),
+    Key(
+        "engine.threads",
+        1,
+        "worker threads (accepted for controllers; a decision runs on one thread)",
+        bounds=(1, 256),
+        minor=True,
+    ),
+    Key(
+        "engine.seed",
+        0,
+        "random seed (accepted for controllers; the bot's decisions are deterministic)",
+        minor=True,
+    ),
+)
+"""Every setting, in the order ``keys`` lists them."""
+
+
+def move_text(play: Play) -> str:
+    """A play as UBGI move text: one ``from/to`` step per die, ``bar``/``off``, or ``pass``.
+
+    >>> move_text(Position.initial().parse_play(6, 5, "24/13"))
+    '24/18 18/13'
+    """
+    steps = [f"{_point(a)}/{_point(b)}" for a, b in play.moves]
+    return " ".join(steps) or "pass"
+
+
+def _point(point: int) -> str:
+    return {25: "bar", 0: "off"}.get(point, str(point))
+
+
+class Engine:
+    """The state of one UBGI session: the settings, the position and the dice.
+
+    Feed it lines with :meth:`handle`; it writes its answers to ``out``, flushing every line.
+    ``values`` holds the settings by key name; ``position`` (seen from the player on roll),
+    ``game`` (the game behind a Match ID or XGID, None for a bare Position ID) and ``dice`` are
+    what ``newgame``, ``position`` and ``dice`` set.
+    """
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.values: dict[str, int | str] = {key.name: key.default for key in KEYS}
+        self.position: Position | None = None
+        self.game: Game | None = None
+        self.dice: tuple[int, int] | None = None
+        self._bots: dict[int, Bot] = {}
+        self._commands: dict[str, Callable[[list[str]], None]] = {
+            "ubgi": self._ubgi,
+            "isready": self._isready,
+            "newgame": self._newgame,
+            "position": self._position,
+            "dice": self._dice,
+            "go": self._go,
+            "set": self._set,
+            "get": self._get,
+            "keys": self._keys,
+        }
+
+    def send(self, line: str) -> None:
+        """Writes one answer line and flushes it, so a controller waiting on it sees it at once."""
+        self.out.write(line + "\n")
+        self.out.flush()
+
+    def handle(self, line: str) -> bool:
+        """Carries out one command line; False once ``quit`` asks the session to end."""
+        words = line.split()
+        if not words:
+            return True
+        if words[0] == "quit":
+            return False
+        command = self._commands.get(words[0])
+        try:
+            if command is None:
+                raise UbgiError(BAD_COMMAND, f"unknown command {words[0]!r}")
+            command(words[1:])
+        except UbgiError as e:
+            self.send(e.line())
+        except GammonError as e:
+            # The engine refused what the controller set up (a finished game, say).
+            self.send(UbgiError(BAD_STATE, str(e)).line())
+        return True
+
+    def run(self, lines: Iterable[str]) -> int:
+        """Serves commands until ``quit`` or the end of the input; the exit status."""
+        for line in lines:
+            if not self.handle(line):
+                break
+        return 0
+
+    # ----- handshake and settings -----
+
+    def _ubgi(self, args: list[str]) -> None:
+        _no_arguments("ubgi", args)
+        self.send(f"id name {NAME}")
+        self.send(f"id author {AUTHOR}")
+        self.send(f"proto {PROTOCOL}")
+        for key in KEYS:
+            self.send(key.line())
+        self.send("ubgiok")
+
+    def _isready(self, args: list[str]) -> None:
+        _no_arguments("isready", args)
+        self.send("readyok")
+
+    def _keys(self, args: list[str]) -> None:
+        _no_arguments("keys", args)
+        for key in KEYS:
+            self.send(key.line())
+
+    def _set(self, args: list[str]) -> None:
+        if len(args) != 2:
+            raise UbgiError(BAD_COMMAND, "expected: set <key> <value>")
+        key = _key(args[0])
+        self.values[key.name] = key.parse(args[1])
+
+    def _get(self, args: list[str]) -> None:
+        if len(args) != 1:
+            raise UbgiError(BAD_COMMAND, "expected: get <key>")
+        key = _key(args[0])
+        self.send(f"value {key.name} {self.values[key.name]}")
+
+    # ----- the position -----
+
+    def _newgame(self, args: list[str]) -> None:
+        _no_arguments("newgame", args)
+        self.position, self.game, self.dice = Position.initial(), None, None
+
+    def _position(self, args: list[str]) -> None:
+        if len(args) != 2:
+            raise UbgiError(BAD_COMMAND, "expected: position gnubgid|xgid <ID>")
+        kind, text = args
+        if kind not in ("gnubgid", "xgid"):
+            raise UbgiError(UNSUPPORTED, f"position {kind} (gnubgid and xgid are)")
+        if is_xgid(text) != (kind == "xgid"):
+            raise UbgiError(BAD_VALUE, f"position {text!r} is not written as a {kind}")
+        try:
+            situation = parse_situation(text)
+        except GammonError as e:
+            raise UbgiError(BAD_VALUE, f"position {e}") from None
+        self.position, self.game, self.dice = situation.position, situation.game, situation.dice
+
+    def _dice(self, args: list[str]) -> None:
+        if len(args) != 2:
+            raise UbgiError(BAD_COMMAND, "expected: dice <d1> <d2>")
+        if not all(a in ("1", "2", "3", "4", "5", "6") for a in args):
+            raise UbgiError(BAD_VALUE, f"dice must_be 1..6, not {' '.join(args)}")
+        self._need_position()
+        self.dice = (int(args[0]), int(args[1]))
+
+    def _need_position(self) -> Position:
+        if self.position is None:
+            raise UbgiError(BAD_STATE, "missing position (send newgame or position first)")
+        return self.position
+
+    def _need_dice(self) -> tuple[int, int]:
+        if self.dice is None:
+            raise UbgiError(BAD_STATE, "missing dice (send dice <d1> <d2> first)")
+        return self.dice
+
+    # ----- decisions -----
+
+    def _bot(self) -> Bot:
+        ply = int(self.values["engine.ply"]) - 1  # UBGI counts the root; Bot's plies do not
+        if ply not in self._bots:
+            self._bots[ply] = Bot(ply=ply)
+        return self._bots[ply]
+
+    def _go(self, args: list[str]) -> None:
+        kind = args[0] if args else "chequer"
+        if len(args) > 1 or kind not in ("chequer", "cube", "turn"):
+            raise UbgiError(BAD_COMMAND, "expected: go [chequer|cube|turn]")
+        {"chequer": self._go_chequer, "cube": self._go_cube, "turn": self._go_turn}[kind]()
+
+    def _context(self) -> CubeContext | None:
+        """The cube and score of the position's ID; None (cubeless money) for a bare Position ID."""
+        return None if self.game is None else CubeContext.from_game(self.game)
+
+    def _go_chequer(self) -> None:
+        position = self._need_position()
+        d1, d2 = self._need_dice()
+        start = time.perf_counter()
+        best = self._bot().rank_plays(position, d1, d2, context=self._context())[0]
+        text = move_text(best.play)
+        self._info(start, best.equity, text)
+        self.send(f"bestmove {text}")
+
+    def _cube_action(self) -> CubeAction:
+        position = self._need_position()
+        if self.game is not None and self.game.double_offered:
+            raise UbgiError(BAD_STATE, "a double is already offered: UBGI has no answer for take or pass")
+        return self._bot().cube_action(position, self._context() or CubeContext.money())
+
+    def _go_cube(self) -> None:
+        start = time.perf_counter()
+        action = self._cube_action()
+        self._info(start, action.equity)
+        self.send(f"bestcube {'double' if action.double else 'nodouble'}")
+
+    def _go_turn(self) -> None:
+        position = self._need_position()
+        d1, d2 = self._need_dice()
+        start = time.perf_counter()
+        action = self._cube_action()
+        context = self._context()
+        if action.double and context is not None:
+            # The move is played after a take: the opponent then owns the doubled cube.
+            context = _taken(context)
+        best = self._bot().rank_plays(position, d1, d2, context=context)[0]
+        text = move_text(best.play)
+        self._info(start, action.equity, text)
+        self.send(f"bestturn cube={'double' if action.double else 'nodouble'} move={text}")
+
+    def _info(self, start: float, score: float, pv: str | None = None) -> None:
+        ms = round((time.perf_counter() - start) * 1000)
+        line = f"info depth {self.values['engine.ply']} score {score:.4f} time_ms {ms}"
+        self.send(line + (f" pv {pv}" if pv else ""))
+
+
+def _taken(context: CubeContext) -> CubeContext:
+    """The context after the player on roll doubles and the opponent takes."""
+    value = 2 * context.value
+    if context.away is None:
+        return CubeContext.money(value, "them", jacoby=context.jacoby, beavers=context.beavers)
+    return CubeContext.match(context.away, value, "them", crawford=context.crawford)
+
+
+def _no_arguments(command: str, args: list[str]) -> None:
+    if args:
+        raise UbgiError(BAD_COMMAND, f"{command} takes no arguments")
+
+
+def _key(name: str) -> Key:
+    for key in KEYS:
+        if key.name == name:
+            return key
+    raise UbgiError(UNSUPPORTED, f"key {name}")
+
+
+def serve(stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    """Runs a UBGI session on the given streams (the process's own by default); the exit status."""
+    if stdin is None:
+        sys.stdin.reconfigure(encoding="utf-8", errors="replace")  # type: ignore[union-attr]
+        stdin = sys.stdin
+    if stdout is None:
+        sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
+        stdout = sys.stdout
+    engine = Engine(stdout)
+    try:
+        return engine.run(iter(stdin.readline, ""))
+    except BrokenPipeError:
+        return 0  # the controller went away: nobody is left to answer

@@ -1,0 +1,367 @@
+"""``gammon ubgi`` driven as a controller drives it: a separate process, one line at a time.
+
+Each answer is read before the next command is sent, so an answer left in a buffer (not flushed)
+makes the test time out rather than pass. Expected plays come from ``Bot.best_play``, and the move
+text is checked by replaying its steps on the board here, independently of the engine's notation.
+"""
+
+from __future__ import annotations
+
+import queue
+import re
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from gammon import Bot, CubeContext, Match, Position
+
+KEY_LINE = re.compile(
+    r"key (?P<name>[a-z]+\.[a-z_.]+) (?P<kind>int (\*|-?\d+\.\.-?\d+)|enum [a-z0-9_|]+|bool|string \*) "
+    r"(?P<default>\S+)(?P<minor> !)?( .+)?"
+)
+"""The ``key`` line of UBGI v0.2 section 4: name, type, default, then the optional ``!`` and text."""
+
+
+class Controller:
+    """A UBGI controller talking to ``python -m gammon ubgi``."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gammon", "ubgi"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+        )
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def send(self, line: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def read(self) -> str:
+        line = self.lines.get(timeout=30)
+        assert line is not None, "the engine stopped"
+        return line
+
+    def ask(self, line: str) -> str:
+        """Sends a command that has a one-line answer and returns that answer."""
+        self.send(line)
+        return self.read()
+
+    def until(self, last: str) -> list[str]:
+        """The lines up to and including ``last``."""
+        lines = [self.read()]
+        while lines[-1] != last:
+            lines.append(self.read())
+        return lines
+
+    def silent(self, line: str) -> None:
+        """Sends a command that answers nothing, and checks that nothing (no error) came back."""
+        self.send(line)
+        assert self.ask("isready") == "readyok", line
+
+    def close(self) -> int:
+        self.send("quit")
+        return self.process.wait(timeout=30)
+
+
+@pytest.fixture
+def engine():
+    controller = Controller()
+    yield controller
+    if controller.process.poll() is None:
+        controller.process.kill()
+        controller.process.wait()
+
+
+def replay(position: Position, dice: tuple[int, int], text: str) -> Position:
+    """The position after the move text's steps, each moved by hand on the board list."""
+    board = position.to_list()
+    if text == "pass":
+        return position
+    pips = []
+    for step in text.split():
+        a, b = step.split("/")
+        start = 25 if a == "bar" else int(a)
+        end = 0 if b == "off" else int(b)
+        assert board[start] > 0, f"no checker of ours on {a} for {step}"
+        board[start] -= 1
+        if end:
+            if board[end] == -1:  # a blot of theirs: hit it, onto their bar
+                board[end] = 0
+                board[0] -= 1
+            assert board[end] >= 0, f"{b} is their point in {step}"
+            board[end] += 1
+        pips.append(start - end)
+    # Every step but a bear-off with a larger die is exactly one die.
+    die_count = 4 if dice[0] == dice[1] else 2
+    assert len(pips) <= die_count
+    for pip, step in zip(pips, text.split()):
+        assert pip in dice or (step.endswith("/off") and pip < max(dice)), step
+    return Position.from_list(board)
+
+
+def test_handshake_keys_and_quit(engine):
+    lines = engine.ask("ubgi"), *engine.until("ubgiok")[:-1]
+    assert lines[0].startswith("id name gammon")
+    assert lines[1].startswith("id author ")
+    assert lines[2] == "proto 0.2"
+    assert all(KEY_LINE.fullmatch(line) for line in lines[3:]), lines[3:]
+    assert engine.ask("isready") == "readyok"
+    engine.send("keys")
+    engine.send("isready")  # keys has no end marker: isready's answer closes the list
+    listed = engine.until("readyok")[:-1]
+    keys = {}
+    for line in listed:
+        m = KEY_LINE.fullmatch(line)
+        assert m, line
+        keys[m["name"]] = m
+    assert keys["engine.ply"]["kind"] == "int 1..3" and keys["engine.ply"]["default"] == "1"
+    assert keys["engine.ply"]["minor"] is None  # the depth changes the play: it is not minor
+    assert keys["engine.threads"]["minor"] and keys["engine.seed"]["minor"]
+    assert keys["game.variant"]["kind"].startswith("enum ") and "backgammon" in keys["game.variant"]["kind"]
+    assert keys["game.variant"]["default"] == "backgammon"
+    assert engine.close() == 0
+
+
+def test_set_and_get_with_bad_values(engine):
+    assert engine.ask("get engine.ply") == "value engine.ply 1"
+    engine.silent("set engine.ply 3")
+    assert engine.ask("get engine.ply") == "value engine.ply 3"
+    for bad in ("0", "4", "-1", "two", "2.5"):
+        assert engine.ask(f"set engine.ply {bad}").startswith("error bad_value engine.ply")
+    assert engine.ask("get engine.ply") == "value engine.ply 3"  # a refused value changes nothing
+    engine.silent("set engine.threads 2")
+    engine.silent("set engine.seed 12345")
+    assert engine.ask("get engine.seed") == "value engine.seed 12345"
+    assert engine.ask("set engine.threads 0").startswith("error bad_value engine.threads")
+    assert engine.ask("set game.variant nackgammon").startswith("error bad_value game.variant")
+    assert engine.ask("get game.variant") == "value game.variant backgammon"
+    assert engine.ask("set engine.hash 64").startswith("error unsupported")
+    assert engine.ask("get engine.hash").startswith("error unsupported")
+    assert engine.ask("set engine.ply").startswith("error bad_command")
+    assert engine.ask("get").startswith("error bad_command")
+    assert engine.close() == 0
+
+
+@pytest.mark.parametrize("tag", ["contact", "bar", "hit", "doubles", "race", "bearoff"])
+def test_go_plays_the_bots_best_play(engine, legal_play_rows, tag):
+    bot = Bot(ply=0)
+    rows = [r for r in legal_play_rows if tag in r["tags"].split() and len(r["results"].split()) > 1][:8]
+    assert rows
+    engine.silent("newgame")
+    for row in rows:
+        position, dice = Position.from_id(row["position_id"]), (int(row["d1"]), int(row["d2"]))
+        engine.silent(f"position gnubgid {row['position_id']}")
+        engine.silent(f"dice {dice[0]} {dice[1]}")
+        engine.send("go")
+        info, best = engine.read(), engine.read()
+        assert best.startswith("bestmove "), best
+        expected = bot.best_play(position, *dice).position
+        assert replay(position, dice, best.removeprefix("bestmove ")) == expected
+        fields = info.split()
+        assert fields[0] == "info" and fields[fields.index("depth") + 1] == "1"
+        assert int(fields[fields.index("time_ms") + 1]) >= 0
+        equity = bot.rank_plays(position, *dice)[0].equity
+        assert float(fields[fields.index("score") + 1]) == pytest.approx(equity, abs=1e-4)
+    assert engine.close() == 0
+
+
+def go(engine: Controller, command: str = "go") -> str:
+    """The move text of ``bestmove`` after the ``info`` line."""
+    engine.send(command)
+    assert engine.read().startswith("info ")
+    best = engine.read()
+    assert best.startswith("bestmove "), best
+    return best.removeprefix("bestmove ")
+
+
+def test_ids_carry_the_dice_and_xgids_work(engine):
+    bot = Bot(ply=0)
+    # A money game's Match ID with 5-5 rolled in the starting position: no dice command needed.
+    engine.silent("position gnubgid 4HPwATDgc/ABMA:cIkWAAAAAAAA")
+    expected = bot.best_play(Position.initial(), 5, 5).position
+    assert replay(Position.initial(), (5, 5), go(engine)) == expected
+    # An explicit dice command replaces the rolled dice.
+    engine.silent("dice 3 1")
+    assert replay(Position.initial(), (3, 1), go(engine)) == bot.best_play(Position.initial(), 3, 1).position
+    # An XGID of a 7-point match at 3-2 with player 1 to play 5-2.
+    xgid = "XGID=-b----E-C---eE---c-e----B-:1:1:1:52:3:2:0:7:10"
+    game = Match.from_xgid(xgid).game
+    engine.silent(f"position xgid {xgid}")
+    expected = bot.best_play(game.position, 5, 2).position
+    assert replay(game.position, (5, 2), go(engine, "go chequer")) == expected
+    # Each ID kind goes with its own keyword.
+    assert engine.ask(f"position gnubgid {xgid}").startswith("error bad_value")
+    assert engine.ask("position xgid 4HPwATDgc/ABMA").startswith("error bad_value")
+    assert engine.close() == 0
+
+
+def test_deeper_search_and_a_roll_that_cannot_be_played(engine, legal_play_rows):
+    engine.silent("set engine.ply 2")
+    row = next(r for r in legal_play_rows if "contact" in r["tags"] and len(r["results"].split()) > 4)
+    position, dice = Position.from_id(row["position_id"]), (int(row["d1"]), int(row["d2"]))
+    engine.silent(f"position gnubgid {row['position_id']}")
+    engine.silent(f"dice {dice[0]} {dice[1]}")
+    assert replay(position, dice, go(engine)) == Bot(ply=1).best_play(position, *dice).position
+    blocked = next(r for r in legal_play_rows if "blocked" in r["tags"] and r["results"] == r["position_id"])
+    engine.silent(f"position gnubgid {blocked['position_id']}")
+    engine.silent(f"dice {blocked['d1']} {blocked['d2']}")
+    assert go(engine) == "pass"
+    assert engine.close() == 0
+
+
+RACE = "-EBBCC-------------cccbbb-"
+"""A race, 42 pips against 57, with the player at the bottom (XGID turn 1) on roll."""
+
+
+def cube_answer(engine: Controller) -> tuple[str, float]:
+    engine.send("go cube")
+    info = engine.read().split()
+    best = engine.read()
+    assert best in ("bestcube double", "bestcube nodouble"), best
+    return best.removeprefix("bestcube "), float(info[info.index("score") + 1])
+
+
+CUBE_SETTINGS = (
+    "0:0:1:00:0:0:0:0",  # money, centred cube
+    "0:0:1:00:0:0:3:0",  # money with the Jacoby rule and beavers
+    "1:-1:1:00:0:0:0:0",  # money, the opponent owns the 2-cube: no double for us
+    "0:0:1:00:2:2:0:5",  # 5-point match at 2-2
+    "0:0:1:00:2:4:1:5",  # the Crawford game: the cube is out of play
+    "0:0:1:00:2:4:0:5",  # post-Crawford: the trailer doubles
+    "0:0:1:00:3:1:0:5",  # the leader at 2-away 4-away
+)
+"""XGID fields after the board (cube, owner, turn, dice, score, Crawford/rules, length)."""
+
+
+def test_go_cube_is_the_bots_cube_decision(engine):
+    bot, answers = Bot(ply=0), set()
+    for fields in CUBE_SETTINGS:
+        for board in (RACE, "-b----E-C---eE---c-e----B-"):
+            xgid = f"XGID={board}:{fields}:10"
+            game = Match.from_xgid(xgid).game
+            action = bot.cube_action(game)
+            engine.silent(f"position xgid {xgid}")
+            answer, score = cube_answer(engine)
+            assert answer == ("double" if action.double else "nodouble"), xgid
+            assert score == pytest.approx(action.equity, abs=1e-4)
+            if not action.may_double:
+                assert answer == "nodouble"
+            answers.add(answer)
+    assert answers == {"double", "nodouble"}
+    assert engine.close() == 0
+
+
+def test_go_cube_answers_both_ways_and_go_turn_adds_the_play(engine):
+    bot = Bot(ply=0)
+    # A bare Position ID is money play with a centred cube: the opening is no double, the race a
+    # double (and a pass) by the bot's own verdict.
+    engine.silent("newgame")
+    assert cube_answer(engine)[0] == "nodouble"
+    race = Position.from_xgid(f"XGID={RACE}:0:0:1:00:0:0:0:0:10")
+    assert bot.cube_action(race, CubeContext.money()).double
+    engine.silent(f"position gnubgid {race.id}")
+    assert cube_answer(engine)[0] == "double"
+    assert engine.ask("go turn").startswith("error bad_state")  # go turn needs the dice
+    engine.silent("dice 6 5")
+    engine.send("go turn")
+    assert engine.read().startswith("info ")
+    turn = engine.read()
+    cube, move = turn.removeprefix("bestturn ").split(" ", 1)
+    assert cube == "cube=double" and move.startswith("move=")
+    assert replay(race, (6, 5), move.removeprefix("move=")) == bot.best_play(race, 6, 5).position
+    # At a match score the play is ranked in the match context: after the double is taken the
+    # opponent owns the 2-cube, at 4-away 2-away (post-Crawford, we trail).
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:62:2:4:0:5:10"
+    game = Match.from_xgid(xgid).game
+    action = bot.cube_action(game.position, CubeContext.from_game(game))
+    engine.silent(f"position xgid {xgid}")
+    engine.send("go turn")
+    assert engine.read().startswith("info ")
+    cube, move = engine.read().removeprefix("bestturn ").split(" ", 1)
+    assert cube == ("cube=double" if action.double else "cube=nodouble")
+    after = CubeContext.match((3, 1), 2, "them") if action.double else CubeContext.from_game(game)
+    expected = bot.best_play(game.position, 6, 2, context=after).position
+    assert replay(game.position, (6, 2), move.removeprefix("move=")) == expected
+    # A double already offered asks for a take or a pass, which UBGI cannot answer.
+    engine.silent("position xgid XGID=-b----E-C---eE---c-e----B-:0:0:1:D:0:0:0:0:10")
+    assert engine.ask("go cube").startswith("error bad_state")
+    assert engine.close() == 0
+
+
+def test_plays_at_a_match_score_are_ranked_at_that_score(engine):
+    bot = Bot(ply=0)
+    # At double match point (4-4 in a 5-point match) only winning counts: here the bot hits and
+    # plays safe instead of running on with the hitter as it does for money.
+    position = Position.from_id("+hkAAPwGCAj4AA")
+    board, *_ = position.xgid.split(":")
+    xgid = f"{board}:0:0:1:41:4:4:0:5:10"
+    game = Match.from_xgid(xgid).game
+    assert game.position == position
+    expected = bot.best_play(position, 4, 1, context=CubeContext.from_game(game))
+    assert expected != bot.best_play(position, 4, 1)  # the score changes the bot's play
+    engine.silent(f"position xgid {xgid}")
+    assert replay(position, (4, 1), go(engine)) == expected.position
+    for fields in ("1:1:1:53:2:1:0:7", "0:0:1:64:0:0:0:0"):  # a 7-point match; money with the IDs' cube
+        xgid = f"XGID=-b----E-C---eE---c-e----B-:{fields}:10"
+        game = Match.from_xgid(xgid).game
+        assert game.dice is not None
+        engine.silent(f"position xgid {xgid}")
+        expected = bot.best_play(game.position, *game.dice, context=CubeContext.from_game(game))
+        assert replay(game.position, game.dice, go(engine)) == expected.position
+    assert engine.close() == 0
+
+
+def test_bad_input_is_answered_and_the_engine_lives_on(engine):
+    answers = {
+        "hello": "bad_command",
+        "UBGI": "bad_command",  # keywords are case-sensitive
+        "isready now": "bad_command",
+        "go": "bad_state",  # no position yet
+        "dice 3 1": "bad_state",
+        "position": "bad_command",
+        "position fen rnbqkbnr": "unsupported",
+        "position gnubgid nonsense": "bad_value",
+        "position xgid XGID=nonsense:0:0:1:00:0:0:0:0:10": "bad_value",
+        "newgame": None,
+        "go chequer": "bad_state",  # a position but no dice
+        "dice 3": "bad_command",
+        "dice 0 7": "bad_value",
+        "dice three one": "bad_value",
+        "go sideways": "bad_command",
+    }
+    for command, code in answers.items():
+        if code is None:
+            engine.silent(command)
+        else:
+            answer = engine.ask(command)
+            assert answer.startswith(f"error {code} "), (command, answer)
+    # A finished game has no play to choose: we have borne off all fifteen.
+    board = [0] * 26
+    board[10] = -15
+    engine.silent(f"position gnubgid {Position.from_list(board).id}")
+    engine.silent("dice 6 5")
+    assert engine.ask("go").startswith("error bad_state")
+    engine.silent("newgame")
+    engine.silent("dice 6 5")
+    assert go(engine) in ("24/18 18/13", "24/19 19/13")  # the 6-5 run, every book's opening
+    assert engine.close() == 0
+
+
+def test_the_end_of_the_input_ends_the_session():
+    command = [sys.executable, "-m", "gammon", "ubgi"]
+    out = subprocess.run(command, input="isready\n", capture_output=True, text=True, timeout=60)
+    assert (out.returncode, out.stdout, out.stderr) == (0, "readyok\n", "")
