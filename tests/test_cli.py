@@ -41,7 +41,7 @@ def test_bad_input_is_a_clear_error_not_a_traceback():
 
 
 def test_help_everywhere():
-    for command in ([], ["plays"], ["hint"], ["rollout"], ["play"], ["ubgi"]):
+    for command in ([], ["plays"], ["hint"], ["rollout"], ["play"], ["ubgi"], ["serve"]):
         assert run(*command, "--help").returncode == 0, command
 
 

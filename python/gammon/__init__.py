@@ -41,6 +41,7 @@ from gammon._core import (
     Position,
     RankedPlay,
     RolloutResult,
+    Server,
     __version__,
 )
 from gammon.batch import legal_plays_batch
@@ -66,6 +67,7 @@ __all__ = [
     "Position",
     "RankedPlay",
     "RolloutResult",
+    "Server",
     "__version__",
     "legal_plays_batch",
     "merge_rollouts",

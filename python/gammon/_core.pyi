@@ -31,6 +31,7 @@ __all__ = [
     "Position",
     "RankedPlay",
     "RolloutResult",
+    "Server",
     "__version__",
     "_count_legal_plays",
     "_rollout_result_from_state",
@@ -203,6 +204,25 @@ class CubeAction:
     @property
     def label(self) -> str: ...
     def __eq__(self, value: object, /) -> bool: ...
+
+@final
+class Server:
+    """The HTTP bot backend, serving on its own threads until ``stop()`` or the end of a ``with``."""
+
+    def __new__(
+        cls, host: str = "127.0.0.1", port: int = 0, ply: int = 0, threads: int | None = None
+    ) -> Server: ...
+    @property
+    def address(self) -> tuple[str, int]: ...
+    @property
+    def port(self) -> int: ...
+    @property
+    def url(self) -> str: ...
+    @property
+    def running(self) -> bool: ...
+    def stop(self) -> None: ...
+    def __enter__(self) -> Server: ...
+    def __exit__(self, *args: object) -> bool: ...
 
 def legal_plays_batch(
     boards: npt.NDArray[np.int64], dice: npt.NDArray[np.int64], threads: int | None = None

@@ -282,6 +282,35 @@ def _ubgi(args: argparse.Namespace) -> int:
     return serve()
 
 
+def _serve(args: argparse.Namespace) -> int:
+    import signal
+    import threading
+
+    from gammon._core import Server
+
+    try:
+        server = Server(args.host, args.port, args.ply, args.threads)
+    except OSError as e:
+        # An address in use or not local: the user's setting, so no traceback.
+        raise GammonError(str(e)) from e
+    # One line that scripts can read to learn the port chosen for --port 0.
+    print(f"listening on {server.url}", flush=True)
+    stop = threading.Event()
+    # SIGTERM (a service manager, `kill`) stops as cleanly as Ctrl-C does.
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        # A timed wait, so that Ctrl-C is noticed at once on every platform.
+        while not stop.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        server.stop()
+    print("stopped", file=sys.stderr, flush=True)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     parser = argparse.ArgumentParser(prog="gammon", description="A fast, strict backgammon engine.")
@@ -391,6 +420,18 @@ def build_parser() -> argparse.ArgumentParser:
         "servers and tournament runners. Send 'ubgi' to start; see gammon.ubgi for the commands.",
     )
     engine.set_defaults(run=_ubgi)
+
+    serve = sub.add_parser(
+        "serve",
+        help="serve the bot over HTTP (wildbg-compatible /move and /eval, /v1/..., /openapi.json)",
+        description="Serve the bot over HTTP as JSON until Ctrl-C. The endpoints are described at "
+        "/openapi.json; /move and /eval answer as wildbg's API does.",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8080, help="port (default 8080; 0 picks a free one)")
+    serve.add_argument("--ply", type=int, default=0, help="search depth of requests naming none (0-2)")
+    serve.add_argument("--threads", type=int, default=None, help="evaluation threads (default: every core)")
+    serve.set_defaults(run=_serve)
     return parser
 
 

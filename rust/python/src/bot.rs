@@ -115,6 +115,21 @@ impl<'py> FromPyObject<'py> for Ply {
     }
 }
 
+impl Default for Ply {
+    fn default() -> Ply {
+        Ply(Ok(0))
+    }
+}
+
+impl Ply {
+    /// The depth passed, or a gammon error naming what was passed instead; the engine checks
+    /// the range.
+    pub fn depth(self) -> PyResult<u8> {
+        self.0
+            .map_err(|text| crate::errors::GammonError::new_err(format!("ply must be 0, 1 or 2, got {text}")))
+    }
+}
+
 /// The built-in neural-net player, searching `ply` plies (0, 1 or 2).
 #[pyclass(module = "gammon", frozen)]
 pub struct Bot {
@@ -124,12 +139,9 @@ pub struct Bot {
 #[pymethods]
 impl Bot {
     #[new]
-    #[pyo3(signature = (ply=Ply(Ok(0))), text_signature = "(ply=0)")]
+    #[pyo3(signature = (ply=Ply::default()), text_signature = "(ply=0)")]
     fn new(ply: Ply) -> PyResult<Bot> {
-        let ply = ply.0.map_err(|text| {
-            crate::errors::GammonError::new_err(format!("ply must be 0, 1 or 2, got {text}"))
-        })?;
-        Ok(Bot { inner: EngineBot::new(ply).py_err()? })
+        Ok(Bot { inner: EngineBot::new(ply.depth()?).py_err()? })
     }
 
     /// The search depth.

@@ -15,6 +15,7 @@ mod match_play;
 mod met;
 mod position;
 mod rollout;
+mod server;
 mod threads;
 
 #[pymodule]
@@ -29,6 +30,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     match_play::register(m)?;
     met::register(m)?;
     bot::register(m)?;
+    server::register(m)?;
     cube::register(m)?;
     Ok(())
 }

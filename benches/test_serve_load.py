@@ -1,0 +1,19 @@
+"""A short run of the HTTP load benchmark, so that it keeps working: good and hostile traffic
+against a server of its own, every answer as expected and the server healthy at the end.
+
+The full figures come from ``python benches/serve_load.py`` (see README's "Bot backend")."""
+
+from __future__ import annotations
+
+import json
+
+import serve_load
+
+
+def test_short_load_runs_clean(capsys):
+    assert serve_load.main(["--clients", "2", "--requests", "120", "--seconds", "30", "--json"]) == 0
+    out = capsys.readouterr().out
+    summaries = json.loads(out.strip().splitlines()[-1])
+    good, hostile = summaries
+    assert good["statuses"] == {"200": good["requests"]}
+    assert {"400", "413"} <= set(hostile["statuses"]) and hostile["healthy_after"]
