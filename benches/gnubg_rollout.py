@@ -31,9 +31,10 @@ that of the same commands without `rollout` (start-up: loading the network
 and the databases) is the rollout's time.
 
 Ours: `cargo bench -p gammon-engine --bench rollout` with the same number of
-trials (ROLLOUT_BENCH_TRIALS), whose pubeval rows at the same thread count give
-the ratio. Note the policies differ: gnubg evaluates every candidate play with
-its neural network, ours with pubeval (or at random).
+trials (ROLLOUT_BENCH_TRIALS), whose rows at the same thread count give the
+ratios. The "net" row is the like-for-like one: our neural net judging every
+candidate play, no variance reduction (it runs a quarter of the trials); the
+pubeval and random rows show the cheaper policies.
 
 Usage (from the repository root):
     python3 benches/gnubg_rollout.py [--trials 1296] [--threads 2] [--seed 1]
@@ -125,7 +126,7 @@ def ours(args):
     rates = {}
     for line in out.splitlines():
         cols = line.split()
-        if len(cols) >= 3 and cols[0] in ("random", "pubeval") and cols[1].isdigit():
+        if len(cols) >= 3 and cols[0] in ("random", "pubeval", "net") and cols[1].isdigit():
             rates[(cols[0], int(cols[1]))] = float(cols[2])
     return out, rates
 
@@ -160,7 +161,7 @@ def main():
     if not args.no_ours:
         out, rates = ours(args)
         print(out.rstrip())
-        for policy in ("pubeval", "random"):
+        for policy in ("net", "pubeval", "random"):
             rate = rates.get((policy, args.threads))
             if rate:
                 ratio = rate / gnubg_rate

@@ -1,5 +1,5 @@
 //! Rollout speed: games per second of the opening position for each built-in policy at 1 and 2
-//! threads, and the standard errors. Run with `cargo bench -p gammon-engine --bench rollout`;
+//! threads (the net without variance reduction), and the standard errors. Run with `cargo bench -p gammon-engine --bench rollout`;
 //! `ROLLOUT_BENCH_TRIALS=N` changes the number of games per measurement (default 20736).
 
 use gammon_engine::eval::BuiltinPolicy;
@@ -33,10 +33,18 @@ fn main() {
         "{:<8} {:>7} {:>10} {:>9} {:>13} {:>9} {:>10} {:>9}",
         "policy", "threads", "games/s", "us/game", "cpu us/game", "equity", "std error", "reduced"
     );
-    for policy in [BuiltinPolicy::Random, BuiltinPolicy::Pubeval] {
+    // The net plays far more slowly than the others, so it gets a quarter of the games, and no
+    // variance reduction, like GNU Backgammon's rollouts in `benches/gnubg_rollout.py`.
+    for policy in [BuiltinPolicy::Random, BuiltinPolicy::Pubeval, BuiltinPolicy::Net] {
+        let net = policy == BuiltinPolicy::Net;
         for threads in [1, 2] {
-            let options =
-                RolloutOptions { trials, seed: 1, threads: Some(threads), ..RolloutOptions::default() };
+            let options = RolloutOptions {
+                trials: if net { (trials / 4).max(36) } else { trials },
+                seed: 1,
+                threads: Some(threads),
+                variance_reduction: !net,
+                ..RolloutOptions::default()
+            };
             let cpu = cpu_seconds();
             let r = rollout(&Position::initial(), &policy, &options).unwrap();
             let cpu = match (cpu, cpu_seconds()) {
