@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import pickle
 import subprocess
 import sys
 
 import pytest
 
 import gammon
+import gammon.battlegammon as bg
 from gammon import GammonError
 from gammon.battlegammon import Position, RolloutResult, rollout
 from gammon.cli import main
@@ -159,3 +161,28 @@ def test_play_battlegammon_through_a_subprocess():
     assert "is not a move" in out.stdout and "You play" in out.stdout
     bad = run("play", "--game", "battlegammon", "--rule", "turn_cap=0")
     assert bad.returncode == 2 and "turn_cap" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_parts_merge_exactly_and_survive_pickling() -> None:
+    whole = bg.rollout("initial", trials=72, seed=5, policy="greedy")
+    parts = [bg.rollout("initial", trials=36, seed=5, policy="greedy", first_trial=k) for k in (36, 0)]
+    shipped = [pickle.loads(pickle.dumps(p)) for p in parts]
+    merged = bg.merge_rollouts(shipped)
+    assert (merged.trials, merged.first_trial) == (72, 0)
+    assert (merged.win, merged.lose, merged.draw, merged.equity) == (
+        whole.win,
+        whole.lose,
+        whole.draw,
+        whole.equity,
+    )
+    assert merged.std_error == whole.std_error
+
+
+def test_parts_under_other_rules_do_not_merge() -> None:
+    a = bg.rollout("initial", trials=36, seed=5, policy="greedy")
+    b = bg.rollout("initial", trials=36, seed=5, policy="greedy", first_trial=36, turn_cap=60)
+    assert "turn_cap: 60" in b.setup and a.setup != b.setup
+    with pytest.raises(gammon.GammonError, match="setups"):
+        bg.merge_rollouts([a, b])
+    with pytest.raises(gammon.GammonError):
+        bg.merge_rollouts([])

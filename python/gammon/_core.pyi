@@ -33,8 +33,10 @@ __all__ = [
     "RolloutResult",
     "Server",
     "__version__",
+    "_battlegammon_rollout_result_from_state",
     "_count_legal_plays",
     "_rollout_result_from_state",
+    "battlegammon_merge_rollouts",
     "battlegammon_rollout",
     "legal_plays_batch",
     "merge_rollouts",
@@ -512,7 +514,14 @@ class BattlegammonRolloutResult:
     def variance_reduction(self) -> bool: ...
     @property
     def setup(self) -> str: ...
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]: ...
 
+def battlegammon_merge_rollouts(
+    results: Sequence[BattlegammonRolloutResult],
+) -> BattlegammonRolloutResult: ...
+def _battlegammon_rollout_result_from_state(
+    state: tuple[object, ...],
+) -> BattlegammonRolloutResult: ...
 def battlegammon_rollout(
     position: BattlegammonPosition,
     trials: int = 1296,

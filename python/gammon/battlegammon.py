@@ -31,7 +31,7 @@ Errors derive from :class:`gammon.GammonError`; a refused action leaves the game
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Literal, Optional
 
 from gammon import _core
@@ -91,4 +91,28 @@ def rollout(
     )
 
 
-__all__ = ["Bot", "Game", "Play", "Position", "RolloutResult", "Side", "parse_position", "rollout"]
+def merge_rollouts(results: Sequence[RolloutResult]) -> RolloutResult:
+    """Combine consecutive parts of one rollout into exactly what one run over all their trials
+    gives: parts made with ``first_trial`` ranges that cover ``0 .. n`` without gaps, the same
+    seed, position, policy and rule options (anything else raises :class:`gammon.GammonError`).
+    Results survive pickling, so the parts may come from other processes or machines.
+
+    >>> whole = rollout("initial", trials=72, seed=3, policy="greedy")
+    >>> parts = [rollout("initial", trials=36, seed=3, policy="greedy", first_trial=k) for k in (36, 0)]
+    >>> merge_rollouts(parts).equity == whole.equity
+    True
+    """
+    return _core.battlegammon_merge_rollouts(list(results))
+
+
+__all__ = [
+    "Bot",
+    "Game",
+    "Play",
+    "Position",
+    "RolloutResult",
+    "Side",
+    "merge_rollouts",
+    "parse_position",
+    "rollout",
+]

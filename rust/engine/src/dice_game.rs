@@ -40,6 +40,12 @@ pub trait DiceGame: Sync {
     fn result_probabilities(&self, points: i8) -> Probabilities {
         Probabilities::from_points(points)
     }
+
+    /// The rule options in force, written into a rollout's setup so that parts of rollouts
+    /// played under different rules never merge; empty for a game without options.
+    fn rules_text(&self) -> String {
+        String::new()
+    }
 }
 
 /// Backgammon as a [`DiceGame`]: money-game results (single, gammon, backgammon), cubeless.

@@ -145,28 +145,38 @@ impl RolloutResult {
 
     /// Pickles through the exact sums, so a result rebuilt elsewhere still merges bit for bit.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
-        let r = &self.inner;
-        let moments = |m: &Moments| (m.sum.to_vec(), m.sum_sq.to_vec());
-        let state = (
-            r.sums.trials,
-            moments(&r.sums.plain),
-            moments(&r.sums.reduced),
-            r.variance_reduction,
-            r.seed,
-            r.first_trial,
-            (r.setup.clone(), r.seconds, r.cancelled, r.converged),
-        );
-        let rebuild = py.import("gammon._core")?.getattr("_rollout_result_from_state")?;
-        Ok((rebuild, PyTuple::new(py, [state.into_pyobject(py)?])?))
+        reduce(py, &self.inner, "_rollout_result_from_state")
     }
 }
 
 type MomentsState = (Vec<i128>, Vec<i128>);
-type ResultState = (u64, MomentsState, MomentsState, bool, u64, u64, (String, f64, bool, bool));
+/// What a pickled rollout result holds: its exact sums and the facts that decide what it merges
+/// with.
+pub type ResultState = (u64, MomentsState, MomentsState, bool, u64, u64, (String, f64, bool, bool));
 
-/// Rebuilds a pickled `RolloutResult`.
-#[pyfunction]
-fn _rollout_result_from_state(state: ResultState) -> PyResult<RolloutResult> {
+/// `__reduce__` for a rollout result of either game: `rebuild` (a function of `gammon._core`)
+/// called with its state.
+pub fn reduce<'py>(
+    py: Python<'py>,
+    r: &EngineResult,
+    rebuild: &str,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+    let moments = |m: &Moments| (m.sum.to_vec(), m.sum_sq.to_vec());
+    let state: ResultState = (
+        r.sums.trials,
+        moments(&r.sums.plain),
+        moments(&r.sums.reduced),
+        r.variance_reduction,
+        r.seed,
+        r.first_trial,
+        (r.setup.clone(), r.seconds, r.cancelled, r.converged),
+    );
+    let rebuild = py.import("gammon._core")?.getattr(rebuild)?;
+    Ok((rebuild, PyTuple::new(py, [state.into_pyobject(py)?])?))
+}
+
+/// The engine result a pickled state describes.
+pub fn from_state(state: ResultState) -> PyResult<EngineResult> {
     let (trials, plain, reduced, vr, seed, first_trial, (setup, seconds, cancelled, converged)) = state;
     let moments = |(sum, sum_sq): MomentsState| -> PyResult<Moments> {
         let six = |v: Vec<i128>| -> PyResult<[i128; 6]> {
@@ -180,7 +190,13 @@ fn _rollout_result_from_state(state: ResultState) -> PyResult<RolloutResult> {
     inner.seconds = seconds;
     inner.cancelled = cancelled;
     inner.converged = converged;
-    Ok(RolloutResult { inner })
+    Ok(inner)
+}
+
+/// Rebuilds a pickled `RolloutResult`.
+#[pyfunction]
+fn _rollout_result_from_state(state: ResultState) -> PyResult<RolloutResult> {
+    Ok(RolloutResult { inner: from_state(state)? })
 }
 
 /// The start of a rollout: a `Position`, or `"opening"` for the position before the opening roll.

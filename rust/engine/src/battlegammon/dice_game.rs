@@ -98,6 +98,10 @@ impl DiceGame for Battlegammon {
     type Position = TurnPosition;
     type Play = TurnPlay;
 
+    fn rules_text(&self) -> String {
+        format!("{:?}", self.rules())
+    }
+
     fn legal_plays(&self, position: &TurnPosition, dice: Dice, out: &mut Vec<TurnPlay>) {
         thread_local! {
             // The plays as the rules generate them, before the turn count is attached; kept per

@@ -109,7 +109,7 @@ where
         quasi_random: options.quasi_random,
         cancel: options.cancel.as_deref(),
     };
-    let describe = format!(
+    let mut describe = format!(
         "policy={} {}={:?} truncate={:?} variance_reduction={} quasi_random={}",
         policy.name(),
         if opening { "opening" } else { "position" },
@@ -118,6 +118,10 @@ where
         variance_reduction,
         options.quasi_random
     );
+    let rules = game.rules_text();
+    if !rules.is_empty() {
+        describe.push_str(&format!(" rules={rules}"));
+    }
     let mut here = Worker::new(&setup);
     let block = stratum(&setup);
     let cancelled = || options.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));

@@ -2,11 +2,11 @@
 
 use super::position::BgPosition;
 use crate::errors::IntoPy;
-use crate::rollout::with_progress;
+use crate::rollout::{from_state, reduce, with_progress, ResultState};
 use gammon_engine::battlegammon::{rollout as engine_rollout, Battlegammon, BuiltinPolicy, Chances};
-use gammon_engine::rollout::{RolloutOptions, RolloutResult as EngineResult};
+use gammon_engine::rollout::{merge, RolloutOptions, RolloutResult as EngineResult};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyTuple};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -87,6 +87,11 @@ impl BgRolloutResult {
         &self.inner.setup
     }
 
+    /// Pickles through the exact sums, so a result rebuilt elsewhere still merges bit for bit.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        reduce(py, &self.inner, "_battlegammon_rollout_result_from_state")
+    }
+
     fn __repr__(&self) -> String {
         let c = self.chances();
         format!(
@@ -132,8 +137,24 @@ fn battlegammon_rollout(
     Ok(BgRolloutResult { inner: result.py_err()? })
 }
 
+/// Rebuilds a pickled Battlegammon `RolloutResult`.
+#[pyfunction]
+fn _battlegammon_rollout_result_from_state(state: ResultState) -> PyResult<BgRolloutResult> {
+    Ok(BgRolloutResult { inner: from_state(state)? })
+}
+
+/// `battlegammon_merge_rollouts(results)`: consecutive parts of one Battlegammon rollout combined
+/// exactly; parts of different seeds, positions, policies or rules are refused.
+#[pyfunction]
+fn battlegammon_merge_rollouts(results: Vec<PyRef<'_, BgRolloutResult>>) -> PyResult<BgRolloutResult> {
+    let parts: Vec<EngineResult> = results.iter().map(|r| r.inner.clone()).collect();
+    Ok(BgRolloutResult { inner: merge(&parts).py_err()? })
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("BattlegammonRolloutResult", m.py().get_type::<BgRolloutResult>())?;
     m.add_function(wrap_pyfunction!(battlegammon_rollout, m)?)?;
+    m.add_function(wrap_pyfunction!(battlegammon_merge_rollouts, m)?)?;
+    m.add_function(wrap_pyfunction!(_battlegammon_rollout_result_from_state, m)?)?;
     Ok(())
 }

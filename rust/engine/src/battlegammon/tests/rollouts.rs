@@ -109,6 +109,12 @@ fn partial_rollouts_merge_exactly() {
         assert!(merged.same_trials(&whole), "split at {a}");
         assert_eq!(merged.probabilities, whole.probabilities);
     }
+    // Parts played under other rules are refused, even with the same seed and policy.
+    let capped = Battlegammon::new(Rules { turn_cap: 50, ..Rules::default() }).unwrap();
+    let options = RolloutOptions { first_trial: 50, ..options(50, 8, 1) };
+    let other = rollout(&capped, &Position::initial(), &GreedyBot, &options, None).unwrap();
+    assert!(other.setup.contains("turn_cap: 50"), "{}", other.setup);
+    assert!(merge(&[part(0, 50, 1), other]).is_err());
 }
 
 #[test]
