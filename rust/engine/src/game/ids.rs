@@ -219,6 +219,14 @@ fn build(
             "cannot rebuild a game from {text:?}: a player has borne off all 15 checkers, so the game is over"
         )));
     }
+    let one_away = |s: u32| s + 1 == context.length;
+    if context.crawford && !context.score.iter().any(|&s| one_away(s)) {
+        return Err(Error::InvalidFormat(format!(
+            "cannot rebuild a game from {text:?}: it is marked as the Crawford game, but at {}-{} in a \
+             {}-point match nobody is 1 point from winning",
+            context.score[0], context.score[1], context.length
+        )));
+    }
     if context.crawford && state.cube.owner().is_some() {
         return Err(Error::InvalidFormat(format!(
             "cannot rebuild a game from {text:?}: the cube has been turned in the Crawford game"

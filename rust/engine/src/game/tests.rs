@@ -344,3 +344,14 @@ fn pending_doubles_and_beavers_in_ids() {
         assert!(Game::from_gnubg_id(bad, None).is_err(), "{bad}");
     }
 }
+
+#[test]
+fn a_crawford_flag_needs_a_player_one_point_from_winning() {
+    // 9-point match at 2-4 marked as the Crawford game: inconsistent, refused rather than
+    // silently dropped.
+    let err = Game::from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:2:4:1:9:10", None).unwrap_err();
+    assert!(err.to_string().contains("nobody is 1 point from winning"), "{err}");
+    // At 8-4 it is the Crawford game indeed.
+    let g = Game::from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:8:4:1:9:10", None).unwrap();
+    assert!(g.context().crawford);
+}
