@@ -122,26 +122,32 @@ fn longest_run(mut mask: u32) -> u32 {
     run
 }
 
-fn encode_side(side: &Side, other: &Side, out: &mut [f32]) {
+/// The four units of a point holding `n` of a side's checkers.
+#[inline]
+fn write_point(n: u8, u: &mut [f32]) {
+    u[0] = (n >= 1) as u8 as f32;
+    u[1] = (n >= 2) as u8 as f32;
+    u[2] = (n >= 3) as u8 as f32;
+    u[3] = if n > 3 { (n - 3) as f32 * 0.5 } else { 0.0 };
+}
+
+/// The seven inputs after the point units: bar, tray and the expert features.
+fn write_features(side: &Side, other: &Side, out: &mut [f32]) {
     let mut pips = 0u32;
     let mut outside = 0u32;
+    let mut on_board = 0u32;
     for i in 1..=24 {
-        let n = side[i];
-        let u = &mut out[4 * (i - 1)..4 * i];
-        u[0] = (n >= 1) as u8 as f32;
-        u[1] = (n >= 2) as u8 as f32;
-        u[2] = (n >= 3) as u8 as f32;
-        u[3] = if n > 3 { (n - 3) as f32 * 0.5 } else { 0.0 };
-        pips += n as u32 * i as u32;
+        let n = side[i] as u32;
+        pips += n * i as u32;
+        on_board += n;
         if i > 6 {
-            outside += n as u32;
+            outside += n;
         }
     }
     let bar = side[BAR] as u32;
     pips += 25 * bar;
     outside += bar;
-    let on_board: u32 = side[1..=25].iter().map(|&n| n as u32).sum();
-    let off = 15 - on_board;
+    let off = 15 - (on_board + bar);
     let f = &mut out[96..SIDE_INPUTS];
     f[0] = bar as f32 * 0.5;
     f[1] = off as f32 / 15.0;
@@ -154,12 +160,43 @@ fn encode_side(side: &Side, other: &Side, out: &mut [f32]) {
     f[6] = outside as f32 / 15.0;
 }
 
+fn encode_side(side: &Side, other: &Side, out: &mut [f32]) {
+    for i in 1..=24 {
+        write_point(side[i], &mut out[4 * (i - 1)..4 * i]);
+    }
+    write_features(side, other, out);
+}
+
 /// Writes the [`INPUTS`] inputs of `position` (seen from the side on roll) into `out`.
 pub fn encode(position: &Position, out: &mut [f32; INPUTS]) {
     let (ours, theirs) = sides(position);
     let (a, b) = out.split_at_mut(SIDE_INPUTS);
     encode_side(&ours, &theirs, a);
     encode_side(&theirs, &ours, b);
+}
+
+/// Turns `out`, the inputs of a position that differs from `position` only on the points of
+/// `touched` (bit `i` for point `i` in each side's own numbering: `[side on roll, other side]`)
+/// and in where checkers wait on the bar or sit off, into the inputs of `position`, and pushes
+/// onto `changed` the indices that may differ. Candidate plays of one roll differ from the
+/// position before it in a handful of points, so this is most of the cost of [`encode`] saved.
+pub fn reencode(position: &Position, touched: [u32; 2], out: &mut [f32; INPUTS], changed: &mut Vec<usize>) {
+    let (ours, theirs) = sides(position);
+    let (a, b) = out.split_at_mut(SIDE_INPUTS);
+    for (half, (side, other, mut mask, out)) in
+        [(&ours, &theirs, touched[0], a), (&theirs, &ours, touched[1], b)].into_iter().enumerate()
+    {
+        let base = half * SIDE_INPUTS;
+        mask &= 0x1FF_FFFE;
+        while mask != 0 {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            write_point(side[i], &mut out[4 * (i - 1)..4 * i]);
+            changed.extend(base + 4 * (i - 1)..base + 4 * i);
+        }
+        write_features(side, other, out);
+        changed.extend(base + 96..base + SIDE_INPUTS);
+    }
 }
 
 #[cfg(test)]
@@ -227,6 +264,40 @@ mod tests {
             for q in [p, p.swapped()] {
                 let (ours, theirs) = sides(&q);
                 assert_eq!(shots(&ours, &theirs), shots_by_enumeration(&ours, &theirs));
+            }
+        }
+    }
+
+    #[test]
+    fn reencoding_a_play_equals_encoding_afresh() {
+        // Hits, a checker entering from the bar, one on their bar, and bear-offs.
+        let positions = [
+            pos!(24 => 1, 20 => 1, 13 => 4, 8 => 2, 6 => 5, 5 => 2, 1 => -2, 12 => -5, 17 => -3, 19 => -4, 21 => -1),
+            pos!(25 => 1, 13 => 4, 6 => 5, 5 => 2, 4 => 1, 0 => -1, 23 => -1, 12 => -5, 19 => -5, 20 => -3),
+            pos!(6 => 3, 4 => 2, 2 => 1, 1 => -2, 3 => -1, 20 => -5),
+        ];
+        for before in positions {
+            for dice in crate::ALL_ROLLS {
+                let reference = before.swapped();
+                let mut ref_x = [0.0; INPUTS];
+                encode(&reference, &mut ref_x);
+                for play in before.legal_plays(dice) {
+                    let after = play.position.swapped();
+                    let mut touched = [0u32; 2];
+                    for m in play.moves() {
+                        touched[1] |= 1 << m.from | 1 << m.to;
+                        touched[0] |= 1 << (25 - m.to);
+                    }
+                    let mut x = ref_x;
+                    let mut changed = vec![];
+                    reencode(&after, touched, &mut x, &mut changed);
+                    let mut fresh = [0.0; INPUTS];
+                    encode(&after, &mut fresh);
+                    assert_eq!(x, fresh, "{}", play.notation());
+                    for i in 0..INPUTS {
+                        assert!(x[i] == ref_x[i] || changed.contains(&i), "{} input {i}", play.notation());
+                    }
+                }
             }
         }
     }

@@ -23,7 +23,7 @@ use crate::board::Position;
 use crate::dice_game::{Backgammon, DiceGame};
 use crate::error::{Error, Result};
 use crate::moves::Play;
-use inputs::{encode, INPUTS};
+use inputs::{encode, reencode, INPUTS};
 use network::{Network, MAX_HIDDEN, OUTPUTS};
 use std::sync::OnceLock;
 
@@ -151,6 +151,7 @@ impl NeuralNet {
         let mut have = [false; 2];
         let mut x = [0.0f32; INPUTS];
         let mut sums = [0.0f32; MAX_HIDDEN];
+        let mut changed = Vec::with_capacity(64);
         for play in plays {
             let after = play.position.swapped();
             if let Some(points) = Backgammon.result(&after) {
@@ -167,10 +168,19 @@ impl NeuralNet {
                         net.hidden_sums(&ref_x, &mut ref_sums[k]);
                         have[k] = true;
                     }
-                    encode(&after, &mut x);
+                    // Only the points the play touched (for the opponent, the points where it
+                    // may have hit) and the features can differ from the reference.
+                    let mut touched = [0u32; 2];
+                    for m in play.moves() {
+                        touched[1] |= 1 << m.from | 1 << m.to;
+                        touched[0] |= 1 << (25 - m.to);
+                    }
+                    x.copy_from_slice(&ref_x);
+                    changed.clear();
+                    reencode(&after, touched, &mut x, &mut changed);
                     let h = net.hidden();
                     sums[..h].copy_from_slice(&ref_sums[k][..h]);
-                    net.update_sums(&ref_x, &x, &mut sums);
+                    net.update_sums_at(&ref_x, &x, &changed, &mut sums);
                     consistent(&net.outputs_from_sums(&sums))
                 }
             };

@@ -92,6 +92,21 @@ impl Network {
         }
     }
 
+    /// [`Network::update_sums`] over the listed inputs only: the others are known equal.
+    pub fn update_sums_at(&self, old: &[f32], new: &[f32], indices: &[usize], sums: &mut [f32]) {
+        let h = self.hidden;
+        let sums = &mut sums[..h];
+        for &i in indices {
+            let d = new[i] - old[i];
+            if d != 0.0 {
+                let row = &self.w1[i * h..(i + 1) * h];
+                for (s, &w) in sums.iter_mut().zip(row) {
+                    *s += d * w;
+                }
+            }
+        }
+    }
+
     /// Turns `sums`, the hidden sums for inputs `old`, into those for inputs `new`, touching only
     /// the inputs that differ.
     pub fn update_sums(&self, old: &[f32], new: &[f32], sums: &mut [f32]) {
