@@ -45,17 +45,6 @@ pub fn sides(position: &Position) -> (Side, Side) {
     (ours, theirs)
 }
 
-/// Points where a side has at least two checkers, as a bit mask (bit `i` for point `i`).
-fn made_mask(side: &Side) -> u32 {
-    let mut m = 0;
-    for (i, &n) in side.iter().enumerate().take(25).skip(1) {
-        if n >= 2 {
-            m |= 1 << i;
-        }
-    }
-    m
-}
-
 /// How many of the 36 rolls let the `attacker` hit at least one blot of `defender` (both in
 /// their own numbering). Direct and combination shots count; a combination needs a landing spot
 /// the defender has not made. The rule that checkers on the bar must enter first is ignored, as
@@ -85,27 +74,26 @@ pub fn shots(defender: &Side, attacker: &Side) -> u32 {
         from |= 1;
     }
     let open = !blocked & 0x1FF_FFFF;
+    // Where one die of each size lands (open points only), shared by the rolls that use it.
+    let mut land = [0u32; 7];
+    for d in 1..=6 {
+        land[d] = (from << d) & open;
+    }
     let mut count = 0;
-    for d1 in 1..=6u32 {
-        for d2 in d1..=6u32 {
-            let hit = if d1 == d2 {
-                let mut s = from;
-                let mut hit = false;
-                for _ in 0..4 {
-                    s = (s << d1) & open;
-                    if s & blots != 0 {
-                        hit = true;
-                        break;
-                    }
-                }
-                hit
-            } else {
-                let a = (from << d1) & open;
-                let b = (from << d2) & open;
-                (a | b | (a << d2) | (b << d1)) & blots != 0
-            };
-            if hit {
-                count += if d1 == d2 { 1 } else { 2 };
+    for d1 in 1..=6usize {
+        // Doubles: up to four steps of d1, each landing open.
+        let mut s = land[d1];
+        for _ in 0..4 {
+            if s & blots != 0 {
+                count += 1;
+                break;
+            }
+            s = (s << d1) & open;
+        }
+        for d2 in d1 + 1..=6 {
+            let (a, b) = (land[d1], land[d2]);
+            if (a | b | (a << d2) | (b << d1)) & blots != 0 {
+                count += 2;
             }
         }
     }
@@ -133,16 +121,13 @@ fn write_point(n: u8, u: &mut [f32]) {
 
 /// The seven inputs after the point units: bar, tray and the expert features.
 fn write_features(side: &Side, other: &Side, out: &mut [f32]) {
-    let mut pips = 0u32;
-    let mut outside = 0u32;
-    let mut on_board = 0u32;
+    let (mut pips, mut outside, mut on_board, mut made) = (0u32, 0u32, 0u32, 0u32);
     for i in 1..=24 {
         let n = side[i] as u32;
         pips += n * i as u32;
         on_board += n;
-        if i > 6 {
-            outside += n;
-        }
+        outside += if i > 6 { n } else { 0 };
+        made |= ((n >= 2) as u32) << i;
     }
     let bar = side[BAR] as u32;
     pips += 25 * bar;
@@ -153,7 +138,7 @@ fn write_features(side: &Side, other: &Side, out: &mut [f32]) {
     f[1] = off as f32 / 15.0;
     f[2] = pips as f32 / 100.0;
     f[3] = shots(side, other) as f32 / 36.0;
-    f[4] = longest_run(made_mask(side)) as f32 / 6.0;
+    f[4] = longest_run(made) as f32 / 6.0;
     // The opponent's home board is its points 1..6.
     let closed = (1..=6).filter(|&i| other[i] >= 2).count() as f32 / 6.0;
     f[5] = 1.0 - closed * closed;
