@@ -38,6 +38,12 @@ def test_contexts_describe_the_cube_and_score() -> None:
     assert s.swapped() == c
     assert "away=(4, 1)" in repr(c)
     assert CubeContext.match((1, 3), crawford=True).crawford
+    t = CubeContext.match((4, 1)).taken()
+    assert (t.value, t.owner, t.away) == (2, "them", (4, 1))
+    with pytest.raises(gammon.IllegalActionError, match="may not double"):
+        t.taken()
+    with pytest.raises(gammon.IllegalActionError):
+        CubeContext.match((1, 3), crawford=True).taken()
 
 
 @pytest.mark.parametrize(

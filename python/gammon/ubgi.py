@@ -328,7 +328,7 @@ class Engine:
         context = self._context()
         if action.double and context is not None:
             # The move is played after a take: the opponent then owns the doubled cube.
-            context = _taken(context)
+            context = context.taken()
         best = self._bot().rank_plays(position, d1, d2, context=context)[0]
         text = move_text(best.play)
         self._info(start, action.equity, text)
@@ -338,14 +338,6 @@ class Engine:
         ms = round((time.perf_counter() - start) * 1000)
         line = f"info depth {self.values['engine.ply']} score {score:.4f} time_ms {ms}"
         self.send(line + (f" pv {pv}" if pv else ""))
-
-
-def _taken(context: CubeContext) -> CubeContext:
-    """The context after the player on roll doubles and the opponent takes."""
-    value = 2 * context.value
-    if context.away is None:
-        return CubeContext.money(value, "them", jacoby=context.jacoby, beavers=context.beavers)
-    return CubeContext.match(context.away, value, "them", crawford=context.crawford)
 
 
 def _no_arguments(command: str, args: list[str]) -> None:

@@ -84,6 +84,12 @@ impl CubeContext {
         Ok(CubeAction { inner: self.inner.decide(&position.inner, &probs) })
     }
 
+    /// The context after the player on roll doubles and the opponent takes: twice the cube,
+    /// owned by the opponent. `IllegalActionError` where the player may not double.
+    fn taken(&self) -> PyResult<CubeContext> {
+        Ok(CubeContext { inner: self.inner.taken().py_err()? })
+    }
+
     /// The same context seen by the other player.
     fn swapped(&self) -> CubeContext {
         CubeContext { inner: self.inner.swapped() }

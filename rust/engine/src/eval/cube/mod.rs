@@ -195,6 +195,26 @@ impl CubeContext {
         CubeContext { owner: self.owner.swapped(), stake, ..*self }
     }
 
+    /// The context after the player on roll doubles and the opponent takes: the cube at twice
+    /// the value, owned by the opponent, seen still by the player on roll (whose play comes
+    /// next). The maximum may not be exceeded.
+    ///
+    /// ```
+    /// use gammon_engine::eval::cube::{CubeContext, CubeOwner};
+    /// let t = CubeContext::default().taken().unwrap();
+    /// assert_eq!((t.value(), t.owner()), (2, CubeOwner::Them));
+    /// assert!(CubeContext::money(2, CubeOwner::Them, false, false).unwrap().taken().is_err());
+    /// ```
+    pub fn taken(&self) -> Result<CubeContext> {
+        if !self.may_double() {
+            return Err(Error::IllegalAction(
+                "the player on roll may not double here (cube not available, at its maximum, or the Crawford game)"
+                    .into(),
+            ));
+        }
+        Ok(CubeContext { value: self.value * 2, owner: CubeOwner::Them, ..*self })
+    }
+
     /// The cube value.
     pub fn value(&self) -> u32 {
         self.value
