@@ -8,7 +8,9 @@ use crate::input::{self, DiceInput, PositionInput};
 use crate::probabilities::Outcome;
 use axum::extract::State;
 use axum::Json;
+use gammon_engine::eval::cube::CubeContext;
 use gammon_engine::eval::search::{Bot, RankedPlay};
+use gammon_engine::{Dice, Position};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -42,6 +44,16 @@ impl PlaysRequest {
             match_score: self.match_score.as_ref(),
             money: self.money.as_ref(),
         }
+    }
+
+    /// The position, roll, depth and cube context the request names, every field checked;
+    /// `default_ply` where it names no depth.
+    fn resolve(&self, default_ply: u8) -> ApiResult<(Position, Dice, u8, Option<CubeContext>)> {
+        let read = self.position.read()?;
+        let dice = input::roll(self.dice.as_ref(), &read)?;
+        let ply = input::ply(self.ply, default_ply)?;
+        let context = self.context_fields().resolve(&read)?;
+        Ok((read.position, dice, ply, context))
     }
 }
 
@@ -131,11 +143,7 @@ pub async fn post_plays(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<PlaysRequest>,
 ) -> ApiResult<Json<PlaysResponse>> {
-    let read = request.position.read()?;
-    let dice = input::roll(request.dice.as_ref(), &read)?;
-    let ply = input::ply(request.ply, state.config.ply)?;
-    let context = request.context_fields().resolve(&read)?;
-    let position = read.position;
+    let (position, dice, ply, context) = request.resolve(state.config.ply)?;
     state
         .workers
         .run(move |_| {
@@ -171,11 +179,7 @@ pub async fn post_best_play(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<PlaysRequest>,
 ) -> ApiResult<Json<BestPlayResponse>> {
-    let read = request.position.read()?;
-    let dice = input::roll(request.dice.as_ref(), &read)?;
-    let ply = input::ply(request.ply, state.config.ply)?;
-    let context = request.context_fields().resolve(&read)?;
-    let position = read.position;
+    let (position, dice, ply, context) = request.resolve(state.config.ply)?;
     state
         .workers
         .run(move |_| {
