@@ -163,14 +163,9 @@ impl Bot {
     ) -> PyResult<Play> {
         let dice = dice(d1, d2)?;
         let p = position.inner;
-        let play = match context {
-            None => py.allow_threads(|| self.inner.best_play(&p, dice)).py_err()?.play,
-            Some(c) => {
-                let c = c.inner;
-                py.allow_threads(|| self.inner.rank_plays_in(&p, dice, &c)).py_err()?[0].play
-            }
-        };
-        Ok(Play { inner: play })
+        let context = context.map(|c| c.inner);
+        let best = py.allow_threads(|| self.inner.best_play_for(&p, dice, context.as_ref())).py_err()?;
+        Ok(Play { inner: best.play })
     }
 
     /// Every legal play of the roll with its evaluation, best first: by cubeless equity, or by
@@ -186,13 +181,8 @@ impl Bot {
     ) -> PyResult<Vec<RankedPlay>> {
         let dice = dice(d1, d2)?;
         let p = position.inner;
-        let ranked = match context {
-            None => py.allow_threads(|| self.inner.rank_plays(&p, dice)),
-            Some(c) => {
-                let c = c.inner;
-                py.allow_threads(|| self.inner.rank_plays_in(&p, dice, &c))
-            }
-        };
+        let context = context.map(|c| c.inner);
+        let ranked = py.allow_threads(|| self.inner.rank_plays_for(&p, dice, context.as_ref()));
         Ok(ranked.py_err()?.into_iter().map(|inner| RankedPlay { inner }).collect())
     }
 

@@ -148,10 +148,7 @@ pub async fn post_plays(
         .workers
         .run(move |_| {
             let bot = Bot::new(ply)?;
-            let ranked = match &context {
-                Some(c) => bot.rank_plays_in(&position, dice, c)?,
-                None => bot.rank_plays(&position, dice)?,
-            };
+            let ranked = bot.rank_plays_for(&position, dice, context.as_ref())?;
             Ok(Json(PlaysResponse {
                 position: position.id(),
                 dice: [dice.high(), dice.low()],
@@ -184,11 +181,7 @@ pub async fn post_best_play(
         .workers
         .run(move |_| {
             let bot = Bot::new(ply)?;
-            let best = match &context {
-                // The ranking is never empty: a blocked roll still has its one empty play.
-                Some(c) => bot.rank_plays_in(&position, dice, c)?.swap_remove(0),
-                None => bot.best_play(&position, dice)?,
-            };
+            let best = bot.best_play_for(&position, dice, context.as_ref())?;
             Ok(Json(BestPlayResponse {
                 position: position.id(),
                 dice: [dice.high(), dice.low()],

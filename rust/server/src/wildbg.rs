@@ -259,10 +259,7 @@ pub async fn get_move(
         .workers
         .run(move |_| {
             let bot = Bot::new(ply)?;
-            let ranked = match &context {
-                Some(c) => bot.rank_plays_in(&position, dice, c)?,
-                None => bot.rank_plays(&position, dice)?,
-            };
+            let ranked = bot.rank_plays_for(&position, dice, context.as_ref())?;
             let moves = ranked
                 .into_iter()
                 .map(|r| MoveInfo {

@@ -172,6 +172,34 @@ impl<'a> Bot<'a> {
         Ok(ranked)
     }
 
+    /// [`Bot::rank_plays_in`] with a context, [`Bot::rank_plays`] (cubeless money) without.
+    pub fn rank_plays_for(
+        &self,
+        position: &Position,
+        dice: Dice,
+        context: Option<&CubeContext>,
+    ) -> Result<Vec<RankedPlay>> {
+        match context {
+            Some(c) => self.rank_plays_in(position, dice, c),
+            None => self.rank_plays(position, dice),
+        }
+    }
+
+    /// The best play by cubeful equity in `context`, or by cubeless equity without one (which
+    /// needs no full ranking at ply 0).
+    pub fn best_play_for(
+        &self,
+        position: &Position,
+        dice: Dice,
+        context: Option<&CubeContext>,
+    ) -> Result<RankedPlay> {
+        match context {
+            // Never empty: a blocked roll still has its one empty play.
+            Some(c) => Ok(self.rank_plays_in(position, dice, c)?.swap_remove(0)),
+            None => self.best_play(position, dice),
+        }
+    }
+
     /// The cube decision of the player on roll in `position` (before rolling) in `context`, on
     /// the bot's evaluation at its ply; an error if the game is over.
     ///
