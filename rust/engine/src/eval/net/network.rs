@@ -67,6 +67,25 @@ impl Network {
         Network { inputs, hidden, w1, b1: vec![0.0; hidden], w2, b2: [0.0; OUTPUTS] }
     }
 
+    /// The same function with `hidden` units: the new units get small random input weights and
+    /// zero output weights, so training can grow a net without starting over.
+    pub fn widened(&self, hidden: usize, seed: u64) -> Network {
+        assert!(hidden >= self.hidden && hidden <= MAX_HIDDEN);
+        let fresh = Network::random(self.inputs, hidden, seed);
+        let (old, h) = (self.hidden, hidden);
+        let mut w1 = fresh.w1;
+        for i in 0..self.inputs {
+            w1[i * h..i * h + old].copy_from_slice(&self.w1[i * old..(i + 1) * old]);
+        }
+        let mut b1 = vec![0.0; h];
+        b1[..old].copy_from_slice(&self.b1);
+        let mut w2 = vec![0.0; OUTPUTS * h];
+        for k in 0..OUTPUTS {
+            w2[k * h..k * h + old].copy_from_slice(&self.w2[k * old..(k + 1) * old]);
+        }
+        Network { inputs: self.inputs, hidden: h, w1, b1, w2, b2: self.b2 }
+    }
+
     /// Number of inputs.
     pub fn inputs(&self) -> usize {
         self.inputs
@@ -78,6 +97,7 @@ impl Network {
     }
 
     /// The hidden layer's weighted sums for inputs `x` (zero inputs skipped) into `sums`.
+    #[inline(always)]
     pub fn hidden_sums(&self, x: &[f32], sums: &mut [f32]) {
         let h = self.hidden;
         let sums = &mut sums[..h];
@@ -93,6 +113,7 @@ impl Network {
     }
 
     /// [`Network::update_sums`] over the listed inputs only: the others are known equal.
+    #[inline(always)]
     pub fn update_sums_at(&self, old: &[f32], new: &[f32], indices: &[usize], sums: &mut [f32]) {
         let h = self.hidden;
         let sums = &mut sums[..h];
@@ -124,6 +145,7 @@ impl Network {
     }
 
     /// The hidden activations from the hidden sums.
+    #[inline(always)]
     pub fn activate(&self, sums: &[f32], hidden: &mut [f32]) {
         for (a, &s) in hidden[..self.hidden].iter_mut().zip(&sums[..self.hidden]) {
             *a = sigmoid(s);
@@ -131,6 +153,7 @@ impl Network {
     }
 
     /// The five outputs from the hidden activations.
+    #[inline(always)]
     pub fn outputs(&self, hidden: &[f32]) -> [f32; OUTPUTS] {
         let h = self.hidden;
         let mut y = [0.0; OUTPUTS];
@@ -153,6 +176,7 @@ impl Network {
     }
 
     /// The outputs for hidden sums `sums`.
+    #[inline(always)]
     pub fn outputs_from_sums(&self, sums: &[f32]) -> [f32; OUTPUTS] {
         let mut hidden = [0.0f32; MAX_HIDDEN];
         self.activate(sums, &mut hidden);
