@@ -216,7 +216,7 @@ def test_evaluate_cube_and_rollout_agree_with_the_python_api(server: Server) -> 
 
     status, body = post(server, "/v1/rollout", {"position": p.id, "trials": 144, "seed": 3})
     assert status == 200, body
-    direct = rollout(p, trials=144, seed=3, policy="pubeval")
+    direct = rollout(p, trials=144, seed=3)  # both take the default policy
     assert body["trials"] == 144 and not body["stopped_early"]
     assert body["equity"] == direct.equity and body["std_error"] == direct.std_error
 

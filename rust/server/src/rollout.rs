@@ -25,9 +25,9 @@ pub struct RolloutRequest {
     /// Seed of the dice: the same seed gives the same result. Default 0.
     #[serde(default)]
     pub seed: u64,
-    /// Who plays both sides: `pubeval` (the default), `net` or `random`.
+    /// Who plays both sides: `net` (the default, the built-in neural net), `pubeval` or `random`.
     #[serde(default = "default_policy")]
-    #[schema(default = "pubeval", example = "pubeval")]
+    #[schema(default = "net", example = "net")]
     pub policy: String,
     /// Stop each game after this many plies and take the evaluator's view of the rest (needs
     /// the `net` policy).
@@ -43,7 +43,7 @@ fn default_trials() -> u64 {
 }
 
 fn default_policy() -> String {
-    "pubeval".into()
+    "net".into()
 }
 
 fn default_true() -> bool {

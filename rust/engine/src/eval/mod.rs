@@ -54,6 +54,20 @@ pub trait Policy<G: DiceGame>: Sync {
         None
     }
 
+    /// The best of `plays` (the legal plays of one roll from `position`, not empty) by the
+    /// policy's evaluator, and its value for the mover; `None` without an evaluator. A rollout
+    /// measures the luck of a roll with it, 21 times a ply, so a policy whose evaluator judges a
+    /// roll's plays together more cheaply than one by one overrides it.
+    fn best_by_evaluator(
+        &self,
+        game: &G,
+        position: &G::Position,
+        plays: &[G::Play],
+    ) -> Option<(usize, Probabilities)> {
+        let _ = position;
+        self.evaluator().map(|e| best_play(game, e, plays))
+    }
+
     /// A short name for reports, e.g. `"pubeval"`.
     fn name(&self) -> &str;
 }

@@ -2,7 +2,7 @@
 
 use super::net::NeuralNet;
 use super::search::Bot;
-use super::{best_play, Evaluator, Policy, PubevalPolicy};
+use super::{best_play, Evaluator, Policy, Probabilities, PubevalPolicy};
 use crate::dice::{Dice, DiceStream};
 use crate::dice_game::{Backgammon, DiceGame};
 use crate::error::{Error, Result};
@@ -84,12 +84,12 @@ pub enum BuiltinPolicy {
 }
 
 impl BuiltinPolicy {
-    /// `"random"`, `"pubeval"`, `"net"`, or `"default"` (pubeval for now; the net is stronger).
+    /// `"random"`, `"pubeval"`, `"net"`, or `"default"` (the net, the strongest).
     pub fn from_name(name: &str) -> Result<BuiltinPolicy> {
         match name {
             "random" => Ok(BuiltinPolicy::Random),
-            "pubeval" | "default" => Ok(BuiltinPolicy::Pubeval),
-            "net" => Ok(BuiltinPolicy::Net),
+            "pubeval" => Ok(BuiltinPolicy::Pubeval),
+            "net" | "default" => Ok(BuiltinPolicy::Net),
             _ => Err(Error::InvalidArgument(format!(
                 "unknown policy {name:?}: expected \"random\", \"pubeval\", \"net\" or \"default\""
             ))),
@@ -117,6 +117,18 @@ impl Policy<Backgammon> for BuiltinPolicy {
     fn evaluator(&self) -> Option<&dyn Evaluator<crate::Position>> {
         match self {
             BuiltinPolicy::Net => Some(NeuralNet::builtin()),
+            _ => None,
+        }
+    }
+
+    fn best_by_evaluator(
+        &self,
+        _: &Backgammon,
+        position: &crate::Position,
+        plays: &[crate::Play],
+    ) -> Option<(usize, Probabilities)> {
+        match self {
+            BuiltinPolicy::Net => Some(NeuralNet::builtin().best_of(position, plays)),
             _ => None,
         }
     }

@@ -309,6 +309,15 @@ impl Policy<Backgammon> for Bot<'_> {
         Some(self.net)
     }
 
+    fn best_by_evaluator(
+        &self,
+        _: &Backgammon,
+        position: &Position,
+        plays: &[Play],
+    ) -> Option<(usize, Probabilities)> {
+        Some(self.net.best_of(position, plays))
+    }
+
     fn name(&self) -> &str {
         match self.ply {
             0 => "net",

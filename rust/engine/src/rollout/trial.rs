@@ -5,7 +5,7 @@ use super::schedule::Schedule;
 use super::stats::quantize;
 use crate::dice::{Dice, DiceStream, ALL_ROLLS};
 use crate::dice_game::DiceGame;
-use crate::eval::{best_play, Evaluator, Policy, Probabilities};
+use crate::eval::{Evaluator, Policy, Probabilities};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What every trial of a rollout shares.
@@ -80,15 +80,13 @@ impl<G: DiceGame> Worker<G> {
             };
             game.legal_plays(&position, dice, &mut self.plays);
             // The opening roll's luck is left alone: it is stratified over its 30 outcomes.
-            if setup.variance_reduction && !(setup.opening && ply == 0) {
-                if let Some(evaluator) = setup.evaluator {
-                    let l = self.roll_luck(game, evaluator, &position, dice).to_array();
-                    // Seen by the other side a difference of values changes sign for the win and
-                    // trades gammons won for gammons lost.
-                    let l = if ours { l } else { [-l[0], l[3], l[4], l[1], l[2]] };
-                    for (acc, x) in luck.iter_mut().zip(l) {
-                        *acc += x;
-                    }
+            if setup.variance_reduction && !(setup.opening && ply == 0) && setup.evaluator.is_some() {
+                let l = self.roll_luck(game, setup.policy, &position, dice).to_array();
+                // Seen by the other side a difference of values changes sign for the win and
+                // trades gammons won for gammons lost.
+                let l = if ours { l } else { [-l[0], l[3], l[4], l[1], l[2]] };
+                for (acc, x) in luck.iter_mut().zip(l) {
+                    *acc += x;
                 }
             }
             let k = setup.policy.choose(game, &position, dice, &self.plays, &mut stream);
@@ -105,10 +103,10 @@ impl<G: DiceGame> Worker<G> {
     /// How much better the roll thrown is than the average roll, for the player to roll: the
     /// evaluator's value after its best play of `dice`, minus the mean of that over all 36
     /// outcomes. Its expectation is zero, so subtracting it keeps the estimate unbiased.
-    fn roll_luck(
+    fn roll_luck<P: Policy<G>>(
         &mut self,
         game: &G,
-        evaluator: &dyn Evaluator<G::Position>,
+        policy: &P,
         position: &G::Position,
         dice: Dice,
     ) -> Probabilities {
@@ -116,7 +114,8 @@ impl<G: DiceGame> Worker<G> {
         let mut thrown = [0.0f64; 5];
         for roll in ALL_ROLLS {
             game.legal_plays(position, roll, &mut self.luck_plays);
-            let (_, value) = best_play(game, evaluator, &self.luck_plays);
+            let (_, value) =
+                policy.best_by_evaluator(game, position, &self.luck_plays).expect("an evaluator");
             let v = value.to_array();
             let w = roll.weight() as f64 / 36.0;
             for k in 0..5 {

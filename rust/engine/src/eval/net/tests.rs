@@ -71,3 +71,30 @@ fn classes() {
     assert_eq!(Class::of(&pos!(8 => 3, 6 => 2, 20 => -4)), Class::Race);
     assert_eq!(Class::of(&pos!(6 => 3, 20 => -4)), Class::BearOff);
 }
+
+#[test]
+fn every_instruction_set_gives_the_same_bits() {
+    // `evaluate_plays` picks a vectorised build at run time; rollouts must not depend on which.
+    let net = NeuralNet::builtin();
+    let (mut fast, mut plain) = (vec![], vec![]);
+    for p in sample_positions(300) {
+        let plays = legal_plays(&p, ALL_ROLLS[9]);
+        net.evaluate_plays(&p, &plays, &mut fast);
+        net.evaluate_plays_with(&p, &plays, &mut plain);
+        assert_eq!(fast, plain, "{p:?}");
+    }
+}
+
+#[test]
+fn best_of_is_the_first_best_candidate() {
+    let net = NeuralNet::builtin();
+    let mut values = vec![];
+    for p in sample_positions(100) {
+        let plays = legal_plays(&p, ALL_ROLLS[4]);
+        net.evaluate_plays(&p, &plays, &mut values);
+        let (k, v) = net.best_of(&p, &plays);
+        assert_eq!(v, values[k]);
+        assert!(values.iter().all(|x| x.equity() <= v.equity()));
+        assert!(values[..k].iter().all(|x| x.equity() < v.equity()));
+    }
+}
