@@ -15,8 +15,10 @@
 //! from the position before the roll in a handful of inputs, so each net's hidden sums are
 //! computed once for that position and updated for each candidate.
 
+pub mod gradient;
 pub mod inputs;
 pub mod network;
+pub mod traces;
 
 use super::{bearoff, Evaluator, Probabilities};
 use crate::board::Position;
