@@ -7,16 +7,19 @@
 //! 3. otherwise the contact net.
 //!
 //! Both nets read the inputs of [`inputs`] and have five sigmoid outputs (win, win gammon, win
-//! backgammon, lose gammon, lose backgammon), made consistent by [`consistent`]. They were
-//! trained by TD self-play with the committed `train` example; the shipped weights are
-//! `data/net-v1.bin`, compiled into the crate.
+//! backgammon, lose gammon, lose backgammon), made consistent by [`consistent`]. They are
+//! trained by TD self-play ([`td`]) with the committed `train` example; the shipped weights,
+//! `data/net-v1.bin` (from its earlier TD(0) version), are compiled into the crate.
 //!
 //! Candidate plays of one roll are judged together ([`NeuralNet::evaluate_plays`]): they differ
 //! from the position before the roll in a handful of inputs, so each net's hidden sums are
 //! computed once for that position and updated for each candidate.
 
+pub mod gradient;
 pub mod inputs;
 pub mod network;
+pub mod td;
+pub mod traces;
 
 use super::{bearoff, Evaluator, Probabilities};
 use crate::board::Position;
