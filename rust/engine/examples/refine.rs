@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo run --release --example refine -- --net IN.bin --dir DIR [--positions 200000]
-//!     [--label-ply 1] [--epochs 6] [--alpha 0.01] [--alpha-end 0.001] [--explore 0.1]
+//!     [--label ply1|ply2|rollout:TRIALS:PLIES] [--epochs 6] [--alpha 0.01] [--alpha-end 0.001] [--explore 0.1]
 //!     [--seed 1] [--duel-pairs 5000] [--out DIR/refined.bin]
 //! ```
 //!
@@ -10,12 +10,18 @@
 //! two further says it better, because it averages over the rolls and plays them well. This
 //! program collects positions from self-play games of the `--net` (with probability `--explore`
 //! a turn takes one of the three best plays at random, so the positions are not all on the
-//! net's own narrow path), labels each with the net searching `--label-ply` plies ahead, and
-//! trains the nets towards the labels by cross-entropy on the five outputs, several epochs over
+//! net's own narrow path), labels each with a better judgement than the net's own, and trains
+//! the nets towards the labels by cross-entropy on the five outputs, several epochs over
 //! shuffled data with a decaying rate. Positions where both sides are home are left to the
 //! bear-off database.
 //!
-//! The labelled positions go to `DIR/data-SEED-plyL.bin` in blocks as they are made (26 signed
+//! The labels: `ply1` and `ply2` are the net searching one or two plies ahead (the average over
+//! the 21 rolls of the best play's value, the replies judged at 0-ply); `rollout:TRIALS:PLIES`
+//! is a rollout of TRIALS games by the net at 0-ply, each stopped after PLIES plies and finished
+//! by the net's judgement, with the luck of every roll subtracted (seeded by the position's
+//! place in the data, so reproducible).
+//!
+//! The labelled positions go to `DIR/data-SEED-LABEL.bin` in blocks as they are made (26 signed
 //! counts and five f32 labels a record), so an interrupted run resumes where it stopped, and a
 //! later run with other training settings reuses them. Positions of game `g` come from dice
 //! stream `g` of the seed. One game in twenty is held out to report the fit; at the end the
@@ -28,6 +34,7 @@ use gammon_engine::eval::net::network::{Network, MAX_HIDDEN, OUTPUTS};
 use gammon_engine::eval::net::{Class, NeuralNet};
 use gammon_engine::eval::search::Bot;
 use gammon_engine::eval::{Probabilities, PubevalPolicy};
+use gammon_engine::rollout::{rollout, RolloutOptions};
 use gammon_engine::{legal_plays_into, DiceStream, Position};
 use rayon::prelude::*;
 use std::io::Write;
@@ -39,7 +46,7 @@ struct Options {
     dir: PathBuf,
     out: Option<PathBuf>,
     positions: usize,
-    label_ply: u8,
+    label: Label,
     epochs: u32,
     alpha: f32,
     alpha_end: f32,
@@ -55,7 +62,7 @@ fn parse() -> Options {
         dir: PathBuf::new(),
         out: None,
         positions: 200_000,
-        label_ply: 1,
+        label: Label::Search(1),
         epochs: 6,
         alpha: 0.01,
         alpha_end: 0.001,
@@ -75,7 +82,7 @@ fn parse() -> Options {
             "--dir" => o.dir = PathBuf::from(value),
             "--out" => o.out = Some(PathBuf::from(value)),
             "--positions" => o.positions = num(flag, value),
-            "--label-ply" => o.label_ply = num(flag, value),
+            "--label" => o.label = Label::parse(value),
             "--epochs" => o.epochs = num(flag, value),
             "--alpha" => o.alpha = num(flag, value),
             "--alpha-end" => o.alpha_end = num(flag, value),
@@ -88,6 +95,54 @@ fn parse() -> Options {
     }
     assert!(!o.net.as_os_str().is_empty() && !o.dir.as_os_str().is_empty(), "--net and --dir are required");
     o
+}
+
+/// What a position's label is.
+#[derive(Clone, Copy)]
+enum Label {
+    /// The net searching this many plies ahead.
+    Search(u8),
+    /// A variance-reduced rollout: trials, plies before the net's judgement ends a game.
+    Rollout(u64, u32),
+}
+
+impl Label {
+    fn parse(text: &str) -> Label {
+        let number = |part: &str| -> u64 {
+            part.parse()
+                .unwrap_or_else(|_| panic!("bad --label {text:?}: ply1, ply2 or rollout:TRIALS:PLIES"))
+        };
+        match text.split(':').collect::<Vec<_>>()[..] {
+            ["ply1"] => Label::Search(1),
+            ["ply2"] => Label::Search(2),
+            ["rollout", trials, plies] => Label::Rollout(number(trials), number(plies) as u32),
+            _ => panic!("bad --label {text:?}: ply1, ply2 or rollout:TRIALS:PLIES"),
+        }
+    }
+
+    fn name(&self) -> String {
+        match self {
+            Label::Search(ply) => format!("ply{ply}"),
+            Label::Rollout(trials, plies) => format!("rollout{trials}x{plies}"),
+        }
+    }
+
+    /// The label of `position`, the `index`-th of the data.
+    fn value(&self, bot: &Bot, position: &Position, index: u64) -> Probabilities {
+        match *self {
+            Label::Search(ply) => bot.position_value(position, ply),
+            Label::Rollout(trials, plies) => {
+                let options = RolloutOptions {
+                    trials,
+                    seed: index,
+                    threads: Some(1),
+                    truncate: Some(plies),
+                    ..RolloutOptions::default()
+                };
+                rollout(position, bot, &options).expect("a valid rollout").probabilities
+            }
+        }
+    }
 }
 
 /// A labelled position, and the game it came from.
@@ -146,14 +201,18 @@ fn game_positions(net: &NeuralNet, seed: u64, game: u64, explore: f64) -> Vec<Po
 
 /// Makes (or finishes making) the labelled data set.
 fn data(o: &Options, net: &NeuralNet) -> Vec<Sample> {
-    let path = o.dir.join(format!("data-{}-ply{}.bin", o.seed, o.label_ply));
+    let path = o.dir.join(format!("data-{}-{}.bin", o.seed, o.label.name()));
     let mut samples = std::fs::read(&path).map(|b| read_samples(&b)).unwrap_or_default();
-    let bot = Bot::with_net(net, o.label_ply).expect("--label-ply must be 0, 1 or 2");
+    let bot = Bot::with_net(net, 0).expect("ply 0");
     let start = Instant::now();
     let mut game = samples.last().map_or(0, |s| s.game as u64 + 1);
-    const BLOCK_GAMES: u64 = 200;
+    // Blocks of about ten thousand positions for search labels, five hundred for rollouts.
+    let block_games = match o.label {
+        Label::Search(_) => 200,
+        Label::Rollout(..) => 10,
+    };
     while samples.len() < o.positions {
-        let games: Vec<u64> = (game..game + BLOCK_GAMES).collect();
+        let games: Vec<u64> = (game..game + block_games).collect();
         let positions: Vec<(u32, Position)> = games
             .par_iter()
             .map(|&g| {
@@ -164,10 +223,12 @@ fn data(o: &Options, net: &NeuralNet) -> Vec<Sample> {
             })
             .collect::<Vec<_>>()
             .concat();
+        let first = samples.len();
         let block: Vec<Sample> = positions
             .par_iter()
-            .map(|&(game, position)| {
-                let v = bot.position_value(&position, o.label_ply).to_array();
+            .enumerate()
+            .map(|(k, &(game, position))| {
+                let v = o.label.value(&bot, &position, (first + k) as u64).to_array();
                 Sample { game, position, label: v.map(|x| x as f32) }
             })
             .collect();
@@ -181,7 +242,7 @@ fn data(o: &Options, net: &NeuralNet) -> Vec<Sample> {
             .write_all(&bytes)
             .expect("write data");
         samples.extend(block);
-        game += BLOCK_GAMES;
+        game += block_games;
         log(
             o,
             &format!(
