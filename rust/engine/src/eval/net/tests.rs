@@ -98,3 +98,18 @@ fn best_of_is_the_first_best_candidate() {
         assert!(values[..k].iter().all(|x| x.equity() < v.equity()));
     }
 }
+
+#[test]
+fn a_widened_net_computes_the_same_function() {
+    let net = NeuralNet::random(24, 3);
+    let wide = net.contact.widened(40, 8);
+    assert_eq!(wide.hidden(), 40);
+    let mut x = [0.0f32; INPUTS];
+    for p in sample_positions(50) {
+        inputs::encode(&p, &mut x);
+        let (a, b) = (net.contact.forward(&x), wide.forward(&x));
+        for (u, v) in a.iter().zip(b) {
+            assert!((u - v).abs() < 1e-6, "{a:?} vs {b:?}");
+        }
+    }
+}
