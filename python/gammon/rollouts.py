@@ -40,9 +40,9 @@ def rollout(
     ``threads`` (``None``: all cores); ``first_trial`` runs trials ``first_trial ..
     first_trial + trials`` so parts can be :func:`merge_rollouts`-ed into exactly one run.
     ``policy`` is ``"net"`` (the default: the built-in neural net, with the luck of each roll
-    subtracted when ``variance_reduction`` is on), ``"pubeval"`` (Tesauro's linear evaluator,
-    about thirty times faster a game, no variance reduction) or ``"random"``. ``max_std_error`` stops early once
-    the equity's standard error is below it. ``progress`` is called about ten times a second with
+    subtracted when ``variance_reduction`` is on), ``"pubeval"`` (Tesauro's linear evaluator:
+    weaker, far faster, no variance reduction) or ``"random"``. ``max_std_error`` stops early
+    once the equity's standard error is below it. ``progress`` is called about ten times a second with
     the running result; returning ``False`` stops the rollout. Ctrl-C stops it too and returns the
     partial result (``cancelled`` is then true). The work runs in Rust with the GIL released.
 

@@ -45,35 +45,64 @@ pub fn sides(position: &Position) -> (Side, Side) {
     (ours, theirs)
 }
 
+/// What the expert features need to know of one side, in its own numbering: bit `i` of each mask
+/// for point `i`. One pass over the points gives all of it, shared by both sides' features.
+#[derive(Clone, Copy, Debug, Default)]
+struct Summary {
+    /// Points holding at least one checker.
+    occupied: u32,
+    /// Points holding exactly one.
+    blots: u32,
+    /// Points holding two or more.
+    made: u32,
+    pips: u32,
+    /// Checkers outside the home board (points 7..=24 and the bar).
+    outside: u32,
+    /// Checkers on the bar.
+    bar: u32,
+    /// Checkers borne off.
+    off: u32,
+}
+
+impl Summary {
+    fn of(side: &Side) -> Summary {
+        let mut s = Summary::default();
+        let mut on_board = 0u32;
+        for i in 1..=24 {
+            let n = side[i] as u32;
+            s.pips += n * i as u32;
+            on_board += n;
+            s.outside += if i > 6 { n } else { 0 };
+            s.occupied |= ((n >= 1) as u32) << i;
+            s.blots |= ((n == 1) as u32) << i;
+            s.made |= ((n >= 2) as u32) << i;
+        }
+        s.bar = side[BAR] as u32;
+        s.pips += 25 * s.bar;
+        s.outside += s.bar;
+        s.off = 15 - (on_board + s.bar);
+        s
+    }
+}
+
 /// How many of the 36 rolls let the `attacker` hit at least one blot of `defender` (both in
 /// their own numbering). Direct and combination shots count; a combination needs a landing spot
 /// the defender has not made. The rule that checkers on the bar must enter first is ignored, as
 /// are hits by checkers still to enter beyond the first: it is an input, not an exact count.
 pub fn shots(defender: &Side, attacker: &Side) -> u32 {
-    // The defender's point i is the attacker's point 25 - i; attacker positions in the defender's
-    // numbering grow as the attacker moves, from 0 (its bar) upwards.
-    let mut blots = 0u32;
-    let mut blocked = 0u32;
-    for i in 1..=24 {
-        match defender[i] {
-            1 => blots |= 1 << i,
-            n if n >= 2 => blocked |= 1 << i,
-            _ => {}
-        }
-    }
+    shots_between(&Summary::of(defender), &Summary::of(attacker))
+}
+
+fn shots_between(defender: &Summary, attacker: &Summary) -> u32 {
+    let blots = defender.blots;
     if blots == 0 {
         return 0;
     }
-    let mut from = 0u32;
-    for j in 1..=24 {
-        if attacker[j] > 0 {
-            from |= 1 << (25 - j);
-        }
-    }
-    if attacker[BAR] > 0 {
-        from |= 1;
-    }
-    let open = !blocked & 0x1FF_FFFF;
+    // The defender's point i is the attacker's point 25 - i (bit reversal of bits 1..=24);
+    // attacker positions in the defender's numbering grow as the attacker moves, from 0 (its
+    // bar) upwards.
+    let from = (attacker.occupied.reverse_bits() >> 6) | (attacker.bar > 0) as u32;
+    let open = !defender.made & 0x1FF_FFFF;
     // Where one die of each size lands (open points only), shared by the rolls that use it.
     let mut land = [0u32; 7];
     for d in 1..=6 {
@@ -120,44 +149,34 @@ fn write_point(n: u8, u: &mut [f32]) {
 }
 
 /// The seven inputs after the point units: bar, tray and the expert features.
-fn write_features(side: &Side, other: &Side, out: &mut [f32]) {
-    let (mut pips, mut outside, mut on_board, mut made) = (0u32, 0u32, 0u32, 0u32);
-    for i in 1..=24 {
-        let n = side[i] as u32;
-        pips += n * i as u32;
-        on_board += n;
-        outside += if i > 6 { n } else { 0 };
-        made |= ((n >= 2) as u32) << i;
-    }
-    let bar = side[BAR] as u32;
-    pips += 25 * bar;
-    outside += bar;
-    let off = 15 - (on_board + bar);
+fn write_features(side: &Summary, other: &Summary, out: &mut [f32]) {
     let f = &mut out[96..SIDE_INPUTS];
-    f[0] = bar as f32 * 0.5;
-    f[1] = off as f32 / 15.0;
-    f[2] = pips as f32 / 100.0;
-    f[3] = shots(side, other) as f32 / 36.0;
-    f[4] = longest_run(made) as f32 / 6.0;
+    f[0] = side.bar as f32 * 0.5;
+    f[1] = side.off as f32 / 15.0;
+    f[2] = side.pips as f32 / 100.0;
+    f[3] = shots_between(side, other) as f32 / 36.0;
+    f[4] = longest_run(side.made) as f32 / 6.0;
     // The opponent's home board is its points 1..6.
-    let closed = (1..=6).filter(|&i| other[i] >= 2).count() as f32 / 6.0;
+    let closed = (other.made & 0x7E).count_ones() as f32 / 6.0;
     f[5] = 1.0 - closed * closed;
-    f[6] = outside as f32 / 15.0;
+    f[6] = side.outside as f32 / 15.0;
 }
 
-fn encode_side(side: &Side, other: &Side, out: &mut [f32]) {
+fn encode_side(side: &Side, out: &mut [f32]) {
     for i in 1..=24 {
         write_point(side[i], &mut out[4 * (i - 1)..4 * i]);
     }
-    write_features(side, other, out);
 }
 
 /// Writes the [`INPUTS`] inputs of `position` (seen from the side on roll) into `out`.
 pub fn encode(position: &Position, out: &mut [f32; INPUTS]) {
     let (ours, theirs) = sides(position);
     let (a, b) = out.split_at_mut(SIDE_INPUTS);
-    encode_side(&ours, &theirs, a);
-    encode_side(&theirs, &ours, b);
+    encode_side(&ours, a);
+    encode_side(&theirs, b);
+    let summaries = [Summary::of(&ours), Summary::of(&theirs)];
+    write_features(&summaries[0], &summaries[1], a);
+    write_features(&summaries[1], &summaries[0], b);
 }
 
 /// Turns `out`, the inputs of a position that differs from `position` only on the points of
@@ -167,9 +186,10 @@ pub fn encode(position: &Position, out: &mut [f32; INPUTS]) {
 /// position before it in a handful of points, so this is most of the cost of [`encode`] saved.
 pub fn reencode(position: &Position, touched: [u32; 2], out: &mut [f32; INPUTS], changed: &mut Vec<usize>) {
     let (ours, theirs) = sides(position);
+    let summaries = [Summary::of(&ours), Summary::of(&theirs)];
     let (a, b) = out.split_at_mut(SIDE_INPUTS);
-    for (half, (side, other, mut mask, out)) in
-        [(&ours, &theirs, touched[0], a), (&theirs, &ours, touched[1], b)].into_iter().enumerate()
+    for (half, (side, mut mask, out)) in
+        [(&ours, touched[0], a), (&theirs, touched[1], b)].into_iter().enumerate()
     {
         let base = half * SIDE_INPUTS;
         mask &= 0x1FF_FFFE;
@@ -179,7 +199,7 @@ pub fn reencode(position: &Position, touched: [u32; 2], out: &mut [f32; INPUTS],
             write_point(side[i], &mut out[4 * (i - 1)..4 * i]);
             changed.extend(base + 4 * (i - 1)..base + 4 * i);
         }
-        write_features(side, other, out);
+        write_features(&summaries[half], &summaries[1 - half], out);
         changed.extend(base + 96..base + SIDE_INPUTS);
     }
 }
