@@ -288,7 +288,6 @@ fn fit(net: &NeuralNet, samples: &[&Sample]) -> String {
 
 fn train_epoch(net: &mut NeuralNet, samples: &[&Sample], order: &[usize], alpha: f32) {
     let mut x = [0.0f32; INPUTS];
-    let mut sums = [0.0f32; MAX_HIDDEN];
     let mut hidden = [0.0f32; MAX_HIDDEN];
     for &i in order {
         let s = samples[i];
@@ -297,11 +296,8 @@ fn train_epoch(net: &mut NeuralNet, samples: &[&Sample], order: &[usize], alpha:
             _ => &mut net.contact,
         };
         encode(&s.position, &mut x);
-        layer.hidden_sums(&x, &mut sums);
-        let h = layer.hidden();
-        layer.activate(&sums, &mut hidden);
-        let y = layer.outputs(&hidden[..h]);
-        layer.learn(&x, &hidden[..h], &y, &s.label, alpha);
+        let y = layer.forward_keeping_hidden(&x, &mut hidden);
+        layer.learn(&x, &hidden[..layer.hidden()], &y, &s.label, alpha);
     }
 }
 

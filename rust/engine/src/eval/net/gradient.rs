@@ -146,11 +146,9 @@ mod tests {
     }
 
     fn forward(net: &Network, x: &[f32]) -> (Vec<f32>, [f32; OUTPUTS]) {
-        let (mut sums, mut hidden) = ([0.0; MAX_HIDDEN], [0.0; MAX_HIDDEN]);
-        net.hidden_sums(x, &mut sums);
-        net.activate(&sums, &mut hidden);
-        let h = net.hidden();
-        (hidden[..h].to_vec(), net.outputs(&hidden[..h]))
+        let mut hidden = [0.0; MAX_HIDDEN];
+        let y = net.forward_keeping_hidden(x, &mut hidden);
+        (hidden[..net.hidden()].to_vec(), y)
     }
 
     /// A net with larger weights than `Network::random` gives, so that no gradient is tiny.

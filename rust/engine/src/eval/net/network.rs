@@ -175,6 +175,15 @@ impl Network {
         y
     }
 
+    /// A full forward pass that keeps the hidden activations in `hidden[..self.hidden()]`, as a
+    /// learning step ([`Network::learn`]) needs them.
+    pub fn forward_keeping_hidden(&self, x: &[f32], hidden: &mut [f32]) -> [f32; OUTPUTS] {
+        let mut sums = [0.0f32; MAX_HIDDEN];
+        self.hidden_sums(x, &mut sums);
+        self.activate(&sums, hidden);
+        self.outputs(&hidden[..self.hidden])
+    }
+
     /// The outputs for hidden sums `sums`.
     #[inline(always)]
     pub fn outputs_from_sums(&self, sums: &[f32]) -> [f32; OUTPUTS] {
@@ -304,11 +313,8 @@ mod tests {
         let target = [1.0, 0.0, 0.0, 1.0, 0.0];
         let before = net.forward(&x);
         for _ in 0..50 {
-            let mut sums = [0.0; MAX_HIDDEN];
-            net.hidden_sums(&x, &mut sums);
             let mut hidden = [0.0; MAX_HIDDEN];
-            net.activate(&sums, &mut hidden);
-            let y = net.outputs(&hidden[..8]);
+            let y = net.forward_keeping_hidden(&x, &mut hidden);
             net.learn(&x, &hidden[..8], &y, &target, 0.5);
         }
         let after = net.forward(&x);

@@ -47,22 +47,14 @@ pub fn self_play_game(net: &mut NeuralNet, stream: &mut DiceStream, lambda: f32,
     let mut traces = (lambda != 0.0).then(|| (Traces::new(&net.contact), Traces::new(&net.race)));
     let mut position = Position::initial();
     let mut plays = Vec::with_capacity(64);
-    let mut values = Vec::with_capacity(64);
     let mut x = [0.0f32; INPUTS];
-    let mut sums = [0.0f32; MAX_HIDDEN];
     let mut hidden = [0.0f32; MAX_HIDDEN];
     let mut plies = 0;
     loop {
         plies += 1;
         let dice = stream.roll();
         legal_plays_into(&position, dice, &mut plays);
-        net.evaluate_plays(&position, &plays, &mut values);
-        let mut best = 0;
-        for k in 1..values.len() {
-            if values[k].equity() > values[best].equity() {
-                best = k;
-            }
-        }
+        let (best, value) = net.best_of(&position, &plays);
         let class = Class::of(&position);
         if class != Class::BearOff {
             let (layer, trace) = match class {
@@ -70,11 +62,9 @@ pub fn self_play_game(net: &mut NeuralNet, stream: &mut DiceStream, lambda: f32,
                 _ => (&mut net.contact, traces.as_mut().map(|t| &mut t.0)),
             };
             encode(&position, &mut x);
-            layer.hidden_sums(&x, &mut sums);
+            let y = layer.forward_keeping_hidden(&x, &mut hidden);
             let h = layer.hidden();
-            layer.activate(&sums, &mut hidden);
-            let y = layer.outputs(&hidden[..h]);
-            let target = values[best].to_array().map(|v| v as f32);
+            let target = value.to_array().map(|v| v as f32);
             match trace {
                 Some(t) => {
                     t.step(layer, &x, &hidden[..h], &std::array::from_fn(|k| target[k] - y[k]), lambda, alpha)
