@@ -118,8 +118,7 @@ impl Network {
             gradient.inputs == self.inputs() && gradient.hidden == self.hidden(),
             "gradient of another shape"
         );
-        let weights = self.w1.iter_mut().chain(&mut self.b1).chain(&mut self.w2).chain(&mut self.b2);
-        for (w, g) in weights.zip(gradient.components()) {
+        for (w, g) in self.weights_mut().zip(gradient.components()) {
             *w += alpha * g;
         }
     }
@@ -193,7 +192,7 @@ mod tests {
 
     /// The `n`-th weight in the order of [`Gradient::components`].
     fn weight_mut(net: &mut Network, n: usize) -> &mut f32 {
-        net.w1.iter_mut().chain(&mut net.b1).chain(&mut net.w2).chain(&mut net.b2).nth(n).unwrap()
+        net.weights_mut().nth(n).unwrap()
     }
 
     #[test]

@@ -86,6 +86,16 @@ impl Network {
         Network { inputs: self.inputs, hidden: h, w1, b1, w2, b2: self.b2 }
     }
 
+    /// Every weight and bias, in the order of the file format: w1, b1, w2, b2.
+    pub fn weights(&self) -> impl Iterator<Item = f32> + '_ {
+        self.w1.iter().chain(&self.b1).chain(&self.w2).chain(&self.b2).copied()
+    }
+
+    /// [`Network::weights`], to change in place.
+    pub fn weights_mut(&mut self) -> impl Iterator<Item = &mut f32> + '_ {
+        self.w1.iter_mut().chain(&mut self.b1).chain(&mut self.w2).chain(&mut self.b2)
+    }
+
     /// Number of inputs.
     pub fn inputs(&self) -> usize {
         self.inputs
@@ -242,7 +252,7 @@ impl Network {
     pub fn write(&self, out: &mut Vec<u8>) {
         out.extend((self.inputs as u32).to_le_bytes());
         out.extend((self.hidden as u32).to_le_bytes());
-        for v in self.w1.iter().chain(&self.b1).chain(&self.w2).chain(&self.b2) {
+        for v in self.weights() {
             out.extend(v.to_le_bytes());
         }
     }
@@ -269,10 +279,11 @@ impl Network {
         let b1 = take(hidden);
         let w2 = take(OUTPUTS * hidden);
         let b2: [f32; OUTPUTS] = take(OUTPUTS).try_into().unwrap();
-        if w1.iter().chain(&b1).chain(&w2).chain(&b2).any(|v| !v.is_finite()) {
+        let net = Network { inputs, hidden, w1, b1, w2, b2 };
+        if net.weights().any(|v| !v.is_finite()) {
             return Err(bad("non-finite weight"));
         }
-        Ok((Network { inputs, hidden, w1, b1, w2, b2 }, &bytes[8 + 4 * count..]))
+        Ok((net, &bytes[8 + 4 * count..]))
     }
 }
 

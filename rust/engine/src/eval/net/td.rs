@@ -113,23 +113,18 @@ fn average_into(net: &mut Network, ends: &[&Network]) {
         [] => {}
         [only] => net.clone_from(only),
         _ => {
-            let mut change: Vec<f32> = weights(net).map(|_| 0.0).collect();
+            let mut change: Vec<f32> = net.weights().map(|_| 0.0).collect();
             for end in ends {
-                for ((c, e), s) in change.iter_mut().zip(weights(end)).zip(weights(net)) {
+                for ((c, e), s) in change.iter_mut().zip(end.weights()).zip(net.weights()) {
                     *c += e - s;
                 }
             }
             let scale = 1.0 / ends.len() as f32;
-            let all = net.w1.iter_mut().chain(&mut net.b1).chain(&mut net.w2).chain(&mut net.b2);
-            for (w, c) in all.zip(change) {
+            for (w, c) in net.weights_mut().zip(change) {
                 *w += c * scale;
             }
         }
     }
-}
-
-fn weights(net: &Network) -> impl Iterator<Item = f32> + '_ {
-    net.w1.iter().chain(&net.b1).chain(&net.w2).chain(&net.b2).copied()
 }
 
 #[cfg(test)]
@@ -166,9 +161,9 @@ mod tests {
         let picks: [&dyn Fn(&NeuralNet) -> Network; 2] = [&contact, &race];
         for pick in picks {
             let mean = pick(&net);
-            let ends: Vec<Vec<f32>> = ends.iter().map(|e| weights(&pick(e)).collect()).collect();
+            let ends: Vec<Vec<f32>> = ends.iter().map(|e| pick(e).weights().collect()).collect();
             let mut moved = 0;
-            for (k, (s, m)) in weights(&pick(&start)).zip(weights(&mean)).enumerate() {
+            for (k, (s, m)) in pick(&start).weights().zip(mean.weights()).enumerate() {
                 let expected = ends.iter().map(|e| e[k] as f64).sum::<f64>() / 3.0;
                 assert!((m as f64 - expected).abs() < 1e-5, "weight {k}: {m} vs {expected}");
                 moved += (m != s) as usize;

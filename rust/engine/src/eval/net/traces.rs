@@ -161,10 +161,6 @@ mod tests {
         }
     }
 
-    fn weights(net: &Network) -> impl Iterator<Item = f32> + '_ {
-        net.w1.iter().chain(&net.b1).chain(&net.w2).chain(&net.b2).copied()
-    }
-
     /// Sparse inputs that change from position to position, as a game's do.
     fn inputs(t: usize, n: usize) -> Vec<f32> {
         (0..n).map(|i| if (i * 7 + t * 3) % 5 < 2 { ((i + t) % 4) as f32 * 0.5 } else { 0.0 }).collect()
@@ -182,7 +178,7 @@ mod tests {
             learned.learn(&x, &hidden, &y, &target, 0.2);
             let mut traces = Traces::new(&net);
             traces.step(&mut net, &x, &hidden, &std::array::from_fn(|k| target[k] - y[k]), lambda, 0.2);
-            close(weights(&net), weights(&learned), "weight");
+            close(net.weights(), learned.weights(), "weight");
         }
     }
 
@@ -222,7 +218,7 @@ mod tests {
                 expected.scale(error[k]);
                 expected_net.apply(&expected, alpha);
             }
-            close(weights(&net), weights(&expected_net), &format!("step {t} weight"));
+            close(net.weights(), expected_net.weights(), &format!("step {t} weight"));
         }
     }
 
