@@ -92,12 +92,11 @@ impl<'a> Bot<'a> {
         if plays.len() == 1 {
             return 0;
         }
+        if self.ply == 0 {
+            return self.net.best_of(position, plays).0;
+        }
         let mut values = Vec::with_capacity(plays.len());
         self.net.evaluate_plays(position, plays, &mut values);
-        let best0 = argmax(&values);
-        if self.ply == 0 {
-            return best0;
-        }
         let order = ranked_order(&values);
         let mut best = (order[0], f64::NEG_INFINITY);
         for &k in order.iter().take(self.filter) {
@@ -241,13 +240,11 @@ impl<'a> Bot<'a> {
             return self.net.evaluate(position);
         }
         let mut plays = Vec::with_capacity(32);
-        let mut values = Vec::with_capacity(32);
         let mut sum = [0.0f64; 5];
         for dice in ALL_ROLLS {
             legal_plays_into(position, dice, &mut plays);
-            self.net.evaluate_plays(position, &plays, &mut values);
-            let k = argmax(&values);
-            let v = if ply == 1 { values[k] } else { self.play_value(&plays[k], ply - 1) };
+            let (k, best) = self.net.best_of(position, &plays);
+            let v = if ply == 1 { best } else { self.play_value(&plays[k], ply - 1) };
             let w = dice.weight() as f64 / 36.0;
             for (s, x) in sum.iter_mut().zip(v.to_array()) {
                 *s += w * x;
@@ -272,18 +269,6 @@ fn game_running(position: &Position) -> Result<()> {
         Some(_) => Err(Error::IllegalAction("the game is over: a side has borne off every checker".into())),
         None => Ok(()),
     }
-}
-
-/// The index of the highest equity (the first of equals).
-fn argmax(values: &[Probabilities]) -> usize {
-    let mut best = (0, f64::NEG_INFINITY);
-    for (k, v) in values.iter().enumerate() {
-        let e = v.equity();
-        if e > best.1 {
-            best = (k, e);
-        }
-    }
-    best.0
 }
 
 /// Indices of `values` by decreasing equity, stable.
