@@ -3,7 +3,7 @@
 //! ```text
 //! cargo run --release --example refine -- --net IN.bin --dir DIR [--positions 200000]
 //!     [--label ply1|ply2|rollout:TRIALS:PLIES] [--epochs 6] [--alpha 0.01] [--alpha-end 0.001] [--explore 0.1]
-//!     [--seed 1] [--duel-pairs 5000] [--out DIR/refined.bin]
+//!     [--seed 1] [--duel-pairs 5000] [--widen HIDDEN] [--out DIR/refined.bin]
 //! ```
 //!
 //! Self-play at 0-ply says what a position is worth one roll later; a search that looks a ply or
@@ -19,10 +19,11 @@
 //! the 21 rolls of the best play's value, the replies judged at 0-ply); `rollout:TRIALS:PLIES`
 //! is a rollout of TRIALS games by the net at 0-ply, each stopped after PLIES plies and finished
 //! by the net's judgement, with the luck of every roll subtracted (seeded by the position's
-//! place in the data, so reproducible).
+//! place in the data, so reproducible). `--widen` grows both nets to that many hidden units
+//! before training, the new units starting silent ([`Network::widened`]).
 //!
-//! The labelled positions go to `DIR/data-SEED-LABEL.bin` in blocks as they are made (26 signed
-//! counts and five f32 labels a record), so an interrupted run resumes where it stopped, and a
+//! The labelled positions go to `DIR/data-SEED-LABEL.bin` in blocks as they are made (a record:
+//! the game number, the 26 signed counts of the position and its five f32 labels), so an interrupted run resumes where it stopped, and a
 //! later run with other training settings reuses them. Positions of game `g` come from dice
 //! stream `g` of the seed. One game in twenty is held out to report the fit; at the end the
 //! refined nets duel pubeval and the input nets (mirrored dice), and are written to `--out`.
