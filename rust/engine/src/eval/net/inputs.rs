@@ -162,7 +162,8 @@ fn write_features(side: &Summary, other: &Summary, out: &mut [f32]) {
     f[6] = side.outside as f32 / 15.0;
 }
 
-fn encode_side(side: &Side, out: &mut [f32]) {
+/// The point units of one side: four for each of its points 1..=24.
+fn write_points(side: &Side, out: &mut [f32]) {
     for i in 1..=24 {
         write_point(side[i], &mut out[4 * (i - 1)..4 * i]);
     }
@@ -172,8 +173,8 @@ fn encode_side(side: &Side, out: &mut [f32]) {
 pub fn encode(position: &Position, out: &mut [f32; INPUTS]) {
     let (ours, theirs) = sides(position);
     let (a, b) = out.split_at_mut(SIDE_INPUTS);
-    encode_side(&ours, a);
-    encode_side(&theirs, b);
+    write_points(&ours, a);
+    write_points(&theirs, b);
     let summaries = [Summary::of(&ours), Summary::of(&theirs)];
     write_features(&summaries[0], &summaries[1], a);
     write_features(&summaries[1], &summaries[0], b);
