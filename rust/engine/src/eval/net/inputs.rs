@@ -62,6 +62,8 @@ struct Summary {
     bar: u32,
     /// Checkers borne off.
     off: u32,
+    /// Checkers on points 1..=24.
+    on_board: u32,
 }
 
 impl Summary {
@@ -77,11 +79,42 @@ impl Summary {
             s.blots |= ((n == 1) as u32) << i;
             s.made |= ((n >= 2) as u32) << i;
         }
-        s.bar = side[BAR] as u32;
-        s.pips += 25 * s.bar;
-        s.outside += s.bar;
-        s.off = 15 - (on_board + s.bar);
-        s
+        s.on_board = on_board;
+        s.with_bar(side[BAR] as u32)
+    }
+
+    /// The summary once the side's checkers on the points of `mask` have gone from `before[i]`
+    /// to `now(i)` and `bar` wait on the bar: the same as [`Summary::of`] the new side, at the
+    /// cost of the changed points only.
+    #[inline(always)]
+    fn moved(mut self, before: &Side, mut mask: u32, now: impl Fn(usize) -> u32, bar: u32) -> Summary {
+        self.pips -= 25 * self.bar;
+        self.outside -= self.bar;
+        while mask != 0 {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            let (old, n) = (before[i] as u32, now(i));
+            self.pips = self.pips + n * i as u32 - old * i as u32;
+            self.on_board = self.on_board + n - old;
+            if i > 6 {
+                self.outside = self.outside + n - old;
+            }
+            let bit = 1 << i;
+            self.occupied = (self.occupied & !bit) | ((n >= 1) as u32) << i;
+            self.blots = (self.blots & !bit) | ((n == 1) as u32) << i;
+            self.made = (self.made & !bit) | ((n >= 2) as u32) << i;
+        }
+        self.with_bar(bar)
+    }
+
+    /// Completes the counts that depend on the bar.
+    #[inline(always)]
+    fn with_bar(mut self, bar: u32) -> Summary {
+        self.bar = bar;
+        self.pips += 25 * bar;
+        self.outside += bar;
+        self.off = 15 - (self.on_board + bar);
+        self
     }
 }
 
@@ -140,17 +173,23 @@ fn longest_run(mut mask: u32) -> u32 {
 }
 
 /// The four units of a point holding `n` of a side's checkers.
-#[inline]
-fn write_point(n: u8, u: &mut [f32]) {
-    u[0] = (n >= 1) as u8 as f32;
-    u[1] = (n >= 2) as u8 as f32;
-    u[2] = (n >= 3) as u8 as f32;
-    u[3] = if n > 3 { (n - 3) as f32 * 0.5 } else { 0.0 };
+#[inline(always)]
+fn point_units(n: u32) -> [f32; 4] {
+    [
+        (n >= 1) as u8 as f32,
+        (n >= 2) as u8 as f32,
+        (n >= 3) as u8 as f32,
+        if n > 3 { (n - 3) as f32 * 0.5 } else { 0.0 },
+    ]
 }
 
+/// Inputs per side after the point units.
+const FEATURES: usize = SIDE_INPUTS - 96;
+
 /// The seven inputs after the point units: bar, tray and the expert features.
-fn write_features(side: &Summary, other: &Summary, out: &mut [f32]) {
-    let f = &mut out[96..SIDE_INPUTS];
+#[inline(always)]
+fn features(side: &Summary, other: &Summary) -> [f32; FEATURES] {
+    let mut f = [0.0; FEATURES];
     f[0] = side.bar as f32 * 0.5;
     f[1] = side.off as f32 / 15.0;
     f[2] = side.pips as f32 / 100.0;
@@ -160,48 +199,102 @@ fn write_features(side: &Summary, other: &Summary, out: &mut [f32]) {
     let closed = (other.made & 0x7E).count_ones() as f32 / 6.0;
     f[5] = 1.0 - closed * closed;
     f[6] = side.outside as f32 / 15.0;
+    f
 }
 
-/// The point units of one side: four for each of its points 1..=24.
-fn write_points(side: &Side, out: &mut [f32]) {
+/// The inputs of one side: the point units, four for each of its points 1..=24, then the
+/// features.
+fn write_side(side: &Side, summary: &Summary, other: &Summary, out: &mut [f32]) {
     for i in 1..=24 {
-        write_point(side[i], &mut out[4 * (i - 1)..4 * i]);
+        out[4 * (i - 1)..4 * i].copy_from_slice(&point_units(side[i] as u32));
     }
+    out[96..SIDE_INPUTS].copy_from_slice(&features(summary, other));
 }
 
 /// Writes the [`INPUTS`] inputs of `position` (seen from the side on roll) into `out`.
 pub fn encode(position: &Position, out: &mut [f32; INPUTS]) {
-    let (ours, theirs) = sides(position);
-    let (a, b) = out.split_at_mut(SIDE_INPUTS);
-    write_points(&ours, a);
-    write_points(&theirs, b);
-    let summaries = [Summary::of(&ours), Summary::of(&theirs)];
-    write_features(&summaries[0], &summaries[1], a);
-    write_features(&summaries[1], &summaries[0], b);
+    *out = Reference::new(position).x;
 }
 
-/// Turns `out`, the inputs of a position that differs from `position` only on the points of
-/// `touched` (bit `i` for point `i` in each side's own numbering: `[side on roll, other side]`)
-/// and in where checkers wait on the bar or sit off, into the inputs of `position`, and pushes
-/// onto `changed` the indices that may differ. Candidate plays of one roll differ from the
-/// position before it in a handful of points, so this is most of the cost of [`encode`] saved.
-pub fn reencode(position: &Position, touched: [u32; 2], out: &mut [f32; INPUTS], changed: &mut Vec<usize>) {
-    let (ours, theirs) = sides(position);
-    let summaries = [Summary::of(&ours), Summary::of(&theirs)];
-    let (a, b) = out.split_at_mut(SIDE_INPUTS);
-    for (half, (side, mut mask, out)) in
-        [(&ours, touched[0], a), (&theirs, touched[1], b)].into_iter().enumerate()
-    {
-        let base = half * SIDE_INPUTS;
-        mask &= 0x1FF_FFFE;
-        while mask != 0 {
-            let i = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            write_point(side[i], &mut out[4 * (i - 1)..4 * i]);
-            changed.extend(base + 4 * (i - 1)..base + 4 * i);
+/// A position's inputs, kept so that those of positions a few checkers away cost only their
+/// differences: candidate plays of one roll differ from the position before it on a handful of
+/// points, and [`Reference::changes`] visits just those.
+#[derive(Clone, Debug)]
+pub struct Reference {
+    /// The inputs, as [`encode`] writes them.
+    pub x: [f32; INPUTS],
+    sides: [Side; 2],
+    summaries: [Summary; 2],
+}
+
+impl Reference {
+    /// The inputs of `position` (seen from the side on roll).
+    pub fn new(position: &Position) -> Reference {
+        let (ours, theirs) = sides(position);
+        let summaries = [Summary::of(&ours), Summary::of(&theirs)];
+        let mut x = [0.0; INPUTS];
+        let (a, b) = x.split_at_mut(SIDE_INPUTS);
+        write_side(&ours, &summaries[0], &summaries[1], a);
+        write_side(&theirs, &summaries[1], &summaries[0], b);
+        Reference { x, sides: [ours, theirs], summaries }
+    }
+
+    /// Calls `change(i, d)`, in increasing order of `i`, for each input `i` of `position` that
+    /// differs from `self.x[i]`, with `d` the difference (`x[i] - self.x[i]` in f32, so that
+    /// hidden sums updated by it round as they always have). `position` must differ from the reference only on the
+    /// points of `touched` (bit `i` for point `i` in each side's own numbering: `[side on roll,
+    /// other side]`), on the bars and in the trays.
+    ///
+    /// ```
+    /// use gammon_engine::eval::net::inputs::{encode, Reference, INPUTS};
+    /// use gammon_engine::{pos, Position};
+    /// let reference = Reference::new(&pos!(8 => 2, 6 => 2, 1 => -2));
+    /// // One checker from the 8-point to the 5-point.
+    /// let moved = pos!(8 => 1, 6 => 2, 5 => 1, 1 => -2);
+    /// let mut x = [0.0; INPUTS];
+    /// encode(&moved, &mut x);
+    /// let mut changed = vec![];
+    /// reference.changes(&moved, [1 << 8 | 1 << 5, 0], |i, d| {
+    ///     assert_eq!(d, x[i] - reference.x[i]);
+    ///     changed.push(i);
+    /// });
+    /// // The first unit of the 5-point, the second of the 8-point, the pips, the shots at the
+    /// // new blots and the checkers outside the home board.
+    /// assert_eq!(changed, [16, 29, 98, 99, 102]);
+    /// ```
+    #[inline(always)]
+    pub fn changes(&self, position: &Position, touched: [u32; 2], mut change: impl FnMut(usize, f32)) {
+        let b = position.board();
+        let ours = |i: usize| b[i].max(0) as u32;
+        let theirs = |i: usize| (-b[25 - i]).max(0) as u32;
+        let masks = [touched[0] & 0x1FF_FFFE, touched[1] & 0x1FF_FFFE];
+        let summaries = [
+            self.summaries[0].moved(&self.sides[0], masks[0], ours, b[BAR] as u32),
+            self.summaries[1].moved(&self.sides[1], masks[1], theirs, (-b[0]) as u32),
+        ];
+        for half in 0..2 {
+            let base = half * SIDE_INPUTS;
+            let mut mask = masks[half];
+            while mask != 0 {
+                let i = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                let n = if half == 0 { ours(i) } else { theirs(i) };
+                let at = base + 4 * (i - 1);
+                for (k, u) in point_units(n).into_iter().enumerate() {
+                    let d = u - self.x[at + k];
+                    if d != 0.0 {
+                        change(at + k, d);
+                    }
+                }
+            }
+            let at = base + 96;
+            for (k, f) in features(&summaries[half], &summaries[1 - half]).into_iter().enumerate() {
+                let d = f - self.x[at + k];
+                if d != 0.0 {
+                    change(at + k, d);
+                }
+            }
         }
-        write_features(&summaries[half], &summaries[1 - half], out);
-        changed.extend(base + 96..base + SIDE_INPUTS);
     }
 }
 
@@ -275,7 +368,7 @@ mod tests {
     }
 
     #[test]
-    fn reencoding_a_play_equals_encoding_afresh() {
+    fn the_changes_of_a_play_lead_to_its_encoding() {
         // Hits, a checker entering from the bar, one on their bar, and bear-offs.
         let positions = [
             pos!(24 => 1, 20 => 1, 13 => 4, 8 => 2, 6 => 5, 5 => 2, 1 => -2, 12 => -5, 17 => -3, 19 => -4, 21 => -1),
@@ -284,9 +377,10 @@ mod tests {
         ];
         for before in positions {
             for dice in crate::ALL_ROLLS {
-                let reference = before.swapped();
+                let reference = Reference::new(&before.swapped());
                 let mut ref_x = [0.0; INPUTS];
-                encode(&reference, &mut ref_x);
+                encode(&before.swapped(), &mut ref_x);
+                assert_eq!(reference.x, ref_x);
                 for play in before.legal_plays(dice) {
                     let after = play.position.swapped();
                     let mut touched = [0u32; 2];
@@ -294,14 +388,18 @@ mod tests {
                         touched[1] |= 1 << m.from | 1 << m.to;
                         touched[0] |= 1 << (25 - m.to);
                     }
-                    let mut x = ref_x;
-                    let mut changed = vec![];
-                    reencode(&after, touched, &mut x, &mut changed);
                     let mut fresh = [0.0; INPUTS];
                     encode(&after, &mut fresh);
-                    assert_eq!(x, fresh, "{}", play.notation());
+                    let mut seen = [false; INPUTS];
+                    let mut last = None;
+                    reference.changes(&after, touched, |i, d| {
+                        assert!(last < Some(i), "{} input {i} out of order", play.notation());
+                        assert_eq!(d, fresh[i] - reference.x[i], "{} input {i}", play.notation());
+                        last = Some(i);
+                        seen[i] = true;
+                    });
                     for i in 0..INPUTS {
-                        assert!(x[i] == ref_x[i] || changed.contains(&i), "{} input {i}", play.notation());
+                        assert_eq!(seen[i], fresh[i] != reference.x[i], "{} input {i}", play.notation());
                     }
                 }
             }

@@ -27,7 +27,7 @@ use crate::board::Position;
 use crate::dice_game::{Backgammon, DiceGame};
 use crate::error::{Error, Result};
 use crate::moves::Play;
-use inputs::{encode, reencode, INPUTS};
+use inputs::{encode, Reference, INPUTS};
 use network::{Network, MAX_HIDDEN, OUTPUTS};
 use std::sync::OnceLock;
 
@@ -167,14 +167,10 @@ impl NeuralNet {
         out.clear();
         // The reference: the position before the roll with the turn passed, as each candidate's
         // view is; candidates differ from it only where checkers moved.
-        let reference = before.swapped();
-        let mut ref_x = [0.0f32; INPUTS];
-        encode(&reference, &mut ref_x);
+        let reference = Reference::new(&before.swapped());
         let mut ref_sums = [[0.0f32; MAX_HIDDEN]; 2];
         let mut have = [false; 2];
-        let mut x = [0.0f32; INPUTS];
         let mut sums = [0.0f32; MAX_HIDDEN];
-        let mut changed = Vec::with_capacity(64);
         for play in plays {
             let after = play.position.swapped();
             if let Some(points) = Backgammon.result(&after) {
@@ -188,7 +184,7 @@ impl NeuralNet {
                     let k = (class == Class::Contact) as usize;
                     let net = self.net(class).expect("a net class");
                     if !have[k] {
-                        net.hidden_sums(&ref_x, &mut ref_sums[k]);
+                        net.hidden_sums(&reference.x, &mut ref_sums[k]);
                         have[k] = true;
                     }
                     // Only the points the play touched (for the opponent, the points where it
@@ -198,12 +194,9 @@ impl NeuralNet {
                         touched[1] |= 1 << m.from | 1 << m.to;
                         touched[0] |= 1 << (25 - m.to);
                     }
-                    x.copy_from_slice(&ref_x);
-                    changed.clear();
-                    reencode(&after, touched, &mut x, &mut changed);
                     let h = net.hidden();
                     sums[..h].copy_from_slice(&ref_sums[k][..h]);
-                    net.update_sums_at(&ref_x, &x, &changed, &mut sums);
+                    reference.changes(&after, touched, |i, d| net.add_input(i, d, &mut sums));
                     consistent(&net.outputs_from_sums(&sums))
                 }
             };

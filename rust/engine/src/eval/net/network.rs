@@ -122,19 +122,13 @@ impl Network {
         }
     }
 
-    /// [`Network::update_sums`] over the listed inputs only: the others are known equal.
+    /// Adds to `sums` what input `i` contributes when it grows by `d`.
     #[inline(always)]
-    pub fn update_sums_at(&self, old: &[f32], new: &[f32], indices: &[usize], sums: &mut [f32]) {
+    pub fn add_input(&self, i: usize, d: f32, sums: &mut [f32]) {
         let h = self.hidden;
-        let sums = &mut sums[..h];
-        for &i in indices {
-            let d = new[i] - old[i];
-            if d != 0.0 {
-                let row = &self.w1[i * h..(i + 1) * h];
-                for (s, &w) in sums.iter_mut().zip(row) {
-                    *s += d * w;
-                }
-            }
+        let row = &self.w1[i * h..(i + 1) * h];
+        for (s, &w) in sums[..h].iter_mut().zip(row) {
+            *s += d * w;
         }
     }
 
@@ -145,11 +139,7 @@ impl Network {
         let sums = &mut sums[..h];
         for (i, (&a, &b)) in old.iter().zip(new).enumerate().take(self.inputs) {
             if a != b {
-                let d = b - a;
-                let row = &self.w1[i * h..(i + 1) * h];
-                for (s, &w) in sums.iter_mut().zip(row) {
-                    *s += d * w;
-                }
+                self.add_input(i, b - a, sums);
             }
         }
     }
