@@ -170,7 +170,7 @@ impl NeuralNet {
         let reference = Reference::new(&before.swapped());
         let mut ref_sums = [[0.0f32; MAX_HIDDEN]; 2];
         let mut have = [false; 2];
-        let mut sums = [0.0f32; MAX_HIDDEN];
+        let mut changes = [(0, 0.0f32); INPUTS];
         for play in plays {
             let after = play.position.swapped();
             if let Some(points) = Backgammon.result(&after) {
@@ -194,10 +194,12 @@ impl NeuralNet {
                         touched[1] |= 1 << m.from | 1 << m.to;
                         touched[0] |= 1 << (25 - m.to);
                     }
-                    let h = net.hidden();
-                    sums[..h].copy_from_slice(&ref_sums[k][..h]);
-                    reference.changes(&after, touched, |i, d| net.add_input(i, d, &mut sums));
-                    consistent(&net.outputs_from_sums(&sums))
+                    let mut n = 0;
+                    reference.changes(&after, touched, |i, d| {
+                        changes[n] = (i, d);
+                        n += 1;
+                    });
+                    consistent(&net.outputs_after(&ref_sums[k], &changes[..n]))
                 }
             };
             out.push(value.flipped());

@@ -35,11 +35,15 @@ fn exp(x: f32) -> f32 {
     // |t| < 2^22): unlike `f32::round`, a library call, this keeps the loops over hidden units
     // vectorised.
     const ROUNDER: f32 = 12_582_912.0; // 1.5 * 2^23
-    let n = (t + ROUNDER) - ROUNDER;
+    let r = t + ROUNDER;
+    let n = r - ROUNDER;
     let f = (t - n) * std::f32::consts::LN_2;
     // e^f on |f| <= ln2/2 by its Taylor polynomial (Horner).
     let p = 1.0 + f * (1.0 + f * (0.5 + f * (1.0 / 6.0 + f * (1.0 / 24.0 + f * (1.0 / 120.0 + f / 720.0)))));
-    let bits = ((n as i32 + 127) as u32) << 23;
+    // The integer n read from the bits of r, whose last place is worth 1: `n as i32` would
+    // saturate, which compiles to scalar code in the middle of the vector loop.
+    let n = r.to_bits() as i32 - ROUNDER.to_bits() as i32;
+    let bits = ((n + 127) as u32) << 23;
     p * f32::from_bits(bits)
 }
 
@@ -190,6 +194,42 @@ impl Network {
         let mut hidden = [0.0f32; MAX_HIDDEN];
         self.activate(sums, &mut hidden);
         self.outputs(&hidden[..self.hidden])
+    }
+
+    /// The outputs for inputs that differ from those behind the hidden sums `sums` by the
+    /// `(input, difference)` pairs of `changes`: [`Network::add_input`] for each, then
+    /// [`Network::outputs_from_sums`], with the same result to the bit.
+    #[inline(always)]
+    pub fn outputs_after(&self, sums: &[f32], changes: &[(usize, f32)]) -> [f32; OUTPUTS] {
+        // The shipped width gets a build of its own: with the width known, the sums stay in
+        // registers across the row updates and the loops have no remainders.
+        match self.hidden {
+            80 => self.outputs_after_fixed::<80>(sums, changes),
+            _ => {
+                let mut s = [0.0f32; MAX_HIDDEN];
+                s[..self.hidden].copy_from_slice(&sums[..self.hidden]);
+                for &(i, d) in changes {
+                    self.add_input(i, d, &mut s);
+                }
+                self.outputs_from_sums(&s)
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn outputs_after_fixed<const H: usize>(&self, sums: &[f32], changes: &[(usize, f32)]) -> [f32; OUTPUTS] {
+        let mut s: [f32; H] = sums[..H].try_into().unwrap();
+        for &(i, d) in changes {
+            let row: &[f32; H] = self.w1[i * H..(i + 1) * H].try_into().unwrap();
+            for j in 0..H {
+                s[j] += d * row[j];
+            }
+        }
+        let mut hidden = [0.0f32; H];
+        for j in 0..H {
+            hidden[j] = sigmoid(s[j]);
+        }
+        self.outputs(&hidden)
     }
 
     /// A full forward pass.
