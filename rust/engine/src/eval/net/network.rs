@@ -160,8 +160,9 @@ impl Network {
     #[inline(always)]
     pub fn outputs(&self, hidden: &[f32]) -> [f32; OUTPUTS] {
         let h = self.hidden;
-        let mut y = [0.0; OUTPUTS];
-        for (k, out) in y.iter_mut().enumerate() {
+        // The logits padded to eight, so that their sigmoids take one vector pass.
+        let mut z = [0.0f32; 8];
+        for (k, out) in z[..OUTPUTS].iter_mut().enumerate() {
             let row = &self.w2[k * h..(k + 1) * h];
             // Eight running sums over whole chunks of eight: fixed-size arrays let the compiler
             // keep them in one vector register.
@@ -174,9 +175,10 @@ impl Network {
                     acc[i] += hc[i] * wc[i];
                 }
             }
-            *out = sigmoid(self.b2[k] + acc.iter().sum::<f32>() + tail);
+            *out = self.b2[k] + acc.iter().sum::<f32>() + tail;
         }
-        y
+        let z = z.map(sigmoid);
+        [z[0], z[1], z[2], z[3], z[4]]
     }
 
     /// A full forward pass that keeps the hidden activations in `hidden[..self.hidden()]`, as a
