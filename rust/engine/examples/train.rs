@@ -222,9 +222,9 @@ fn main() {
     let duel_pairs = o.duel_pairs.unwrap_or(500);
     assert!(s.batch > 0, "--batch must be positive");
     assert!((0.0..=1.0).contains(&s.lambda), "--lambda must lie in 0..=1");
-    assert!(s.alpha > 0.0 && s.alpha_end.map_or(true, |a| a > 0.0), "step sizes must be positive");
+    assert!(s.alpha > 0.0 && s.alpha_end.is_none_or(|a| a > 0.0), "step sizes must be positive");
     assert!(
-        checkpoint_every % s.batch == 0 && duel_every % s.batch == 0,
+        checkpoint_every.is_multiple_of(s.batch) && duel_every.is_multiple_of(s.batch),
         "--checkpoint-every and --duel-every must be multiples of --batch ({})",
         s.batch
     );
@@ -255,10 +255,10 @@ fn main() {
         let alpha = s.alpha_at(g, games);
         plies += pool.install(|| train_round(&mut net, s.seed, g..end, s.lambda, alpha));
         played += end - g;
-        if end % checkpoint_every == 0 {
+        if end.is_multiple_of(checkpoint_every) {
             save(&checkpoint, &net.to_bytes());
         }
-        if end % duel_every == 0 {
+        if end.is_multiple_of(duel_every) {
             let rate = played as f64 / since_duel.elapsed().as_secs_f64();
             save(&o.dir.join(format!("net-{end}.bin")), &net.to_bytes());
             let t = Instant::now();

@@ -107,7 +107,7 @@ impl Cube {
     /// Whether `player` may offer a double under `rules`: the cube is in use, in the middle or his,
     /// and doubling stays within the maximum.
     pub fn may_double(&self, player: u8, rules: &CubeRules) -> bool {
-        rules.enabled && self.owner.map_or(true, |o| o == player) && self.value * 2 <= rules.max
+        rules.enabled && self.owner.is_none_or(|o| o == player) && self.value * 2 <= rules.max
     }
 
     /// Why `player` may not double, or `None` when he may.

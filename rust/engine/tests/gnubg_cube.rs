@@ -114,7 +114,7 @@ fn compare(decide: impl Fn(&Row) -> CubeDecision, what: &str) -> f64 {
     let mut total = Tally::default();
     for row in rows() {
         let ours = decide(&row);
-        let agree = ours.double == row.double && row.take.map_or(true, |t| t == ours.take);
+        let agree = ours.double == row.double && row.take.is_none_or(|t| t == ours.take);
         let c = cost(&row, &ours);
         for t in [by_context.entry(row.context_tag.clone()).or_default(), &mut total] {
             t.rows += 1;

@@ -144,7 +144,7 @@ impl Position {
             1 | FIELDS => {
                 let owner = if field == 1 { Side::White } else { Side::Black };
                 let mut v = vec![owner; self.at_start(owner) as usize];
-                v.extend(std::iter::repeat(owner.opponent()).take(self.in_goal(owner.opponent()) as usize));
+                v.extend(std::iter::repeat_n(owner.opponent(), self.in_goal(owner.opponent()) as usize));
                 v
             }
             _ => self.stack(field).tokens().collect(),

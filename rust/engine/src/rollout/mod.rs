@@ -107,7 +107,7 @@ impl RolloutOptions {
         if self.trials == 0 {
             return Err(Error::InvalidArgument("trials must be at least 1".into()));
         }
-        if self.first_trial.checked_add(self.trials).map_or(true, |end| end > 1 << 60) {
+        if self.first_trial.checked_add(self.trials).is_none_or(|end| end > 1 << 60) {
             return Err(Error::InvalidArgument(format!(
                 "trials {}..{}+{} go beyond 2^60",
                 self.first_trial, self.first_trial, self.trials

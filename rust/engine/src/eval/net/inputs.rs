@@ -239,11 +239,65 @@ impl Reference {
         Reference { x, sides: [ours, theirs], summaries }
     }
 
-    /// Calls `change(i, d)`, in increasing order of `i`, for each input `i` of `position` that
-    /// differs from `self.x[i]`, with `d` the difference (`x[i] - self.x[i]` in f32, so that
-    /// hidden sums updated by it round as they always have). `position` must differ from the reference only on the
-    /// points of `touched` (bit `i` for point `i` in each side's own numbering: `[side on roll,
-    /// other side]`), on the bars and in the trays.
+    /// `position`, which differs from the reference only on the points of `touched` (bit `i`
+    /// for point `i` in each side's own numbering: `[side on roll, other side]`), on the bars
+    /// and in the trays: a candidate play's position, for the side to roll after it.
+    #[inline(always)]
+    pub fn nearby<'a>(&'a self, position: &'a Position, touched: [u32; 2]) -> Nearby<'a> {
+        let b = position.board();
+        let masks = [touched[0] & 0x1FF_FFFE, touched[1] & 0x1FF_FFFE];
+        let summaries = [
+            self.summaries[0].moved(&self.sides[0], masks[0], |i| ours_at(b, i), b[BAR] as u32),
+            self.summaries[1].moved(&self.sides[1], masks[1], |i| theirs_at(b, i), (-b[0]) as u32),
+        ];
+        Nearby { reference: self, board: b, masks, summaries }
+    }
+}
+
+/// The checkers of the side on roll on its point `i`.
+#[inline(always)]
+fn ours_at(board: &[i8; 26], i: usize) -> u32 {
+    board[i].max(0) as u32
+}
+
+/// The checkers of the other side on its point `i` (in its own numbering).
+#[inline(always)]
+fn theirs_at(board: &[i8; 26], i: usize) -> u32 {
+    (-board[25 - i]).max(0) as u32
+}
+
+/// A position a few checkers away from a [`Reference`] (see [`Reference::nearby`]): what it
+/// takes to tell its class and its inputs' differences from the reference's.
+#[derive(Clone, Debug)]
+pub struct Nearby<'a> {
+    reference: &'a Reference,
+    board: &'a [i8; 26],
+    masks: [u32; 2],
+    summaries: [Summary; 2],
+}
+
+impl Nearby<'_> {
+    /// Both sides have every checker in their home boards (none on the bar).
+    #[inline(always)]
+    pub fn all_home(&self) -> bool {
+        let [a, b] = &self.summaries;
+        (a.occupied | b.occupied) & !0x7E == 0 && a.bar + b.bar == 0
+    }
+
+    /// No checker of one side can meet one of the other any more ([`Position::is_race`]).
+    #[inline(always)]
+    pub fn is_race(&self) -> bool {
+        let [a, b] = &self.summaries;
+        // The rearmost checkers, each in its own numbering; the other side's rearmost point r
+        // is our 25 - r.
+        let back = |s: &Summary| 31 - s.occupied.leading_zeros().min(31);
+        a.bar + b.bar == 0 && back(a) + back(b) < 25
+    }
+
+    /// Calls `change(i, d)`, in increasing order of `i`, for every input `i` that can differ
+    /// from the reference's, `d` being the difference (`x[i] - reference.x[i]` in f32, so that
+    /// hidden sums updated by it round as they always have) and `0.0` where there is none: the
+    /// caller skips those without a branch to mispredict.
     ///
     /// ```
     /// use gammon_engine::eval::net::inputs::{encode, Reference, INPUTS};
@@ -254,45 +308,34 @@ impl Reference {
     /// let mut x = [0.0; INPUTS];
     /// encode(&moved, &mut x);
     /// let mut changed = vec![];
-    /// reference.changes(&moved, [1 << 8 | 1 << 5, 0], |i, d| {
+    /// reference.nearby(&moved, [1 << 8 | 1 << 5, 0]).changes(|i, d| {
     ///     assert_eq!(d, x[i] - reference.x[i]);
-    ///     changed.push(i);
+    ///     if d != 0.0 {
+    ///         changed.push(i);
+    ///     }
     /// });
     /// // The first unit of the 5-point, the second of the 8-point, the pips, the shots at the
     /// // new blots and the checkers outside the home board.
     /// assert_eq!(changed, [16, 29, 98, 99, 102]);
     /// ```
     #[inline(always)]
-    pub fn changes(&self, position: &Position, touched: [u32; 2], mut change: impl FnMut(usize, f32)) {
-        let b = position.board();
-        let ours = |i: usize| b[i].max(0) as u32;
-        let theirs = |i: usize| (-b[25 - i]).max(0) as u32;
-        let masks = [touched[0] & 0x1FF_FFFE, touched[1] & 0x1FF_FFFE];
-        let summaries = [
-            self.summaries[0].moved(&self.sides[0], masks[0], ours, b[BAR] as u32),
-            self.summaries[1].moved(&self.sides[1], masks[1], theirs, (-b[0]) as u32),
-        ];
+    pub fn changes(&self, mut change: impl FnMut(usize, f32)) {
+        let x = &self.reference.x;
         for half in 0..2 {
             let base = half * SIDE_INPUTS;
-            let mut mask = masks[half];
+            let mut mask = self.masks[half];
             while mask != 0 {
                 let i = mask.trailing_zeros() as usize;
                 mask &= mask - 1;
-                let n = if half == 0 { ours(i) } else { theirs(i) };
+                let n = if half == 0 { ours_at(self.board, i) } else { theirs_at(self.board, i) };
                 let at = base + 4 * (i - 1);
                 for (k, u) in point_units(n).into_iter().enumerate() {
-                    let d = u - self.x[at + k];
-                    if d != 0.0 {
-                        change(at + k, d);
-                    }
+                    change(at + k, u - x[at + k]);
                 }
             }
             let at = base + 96;
-            for (k, f) in features(&summaries[half], &summaries[1 - half]).into_iter().enumerate() {
-                let d = f - self.x[at + k];
-                if d != 0.0 {
-                    change(at + k, d);
-                }
+            for (k, f) in features(&self.summaries[half], &self.summaries[1 - half]).into_iter().enumerate() {
+                change(at + k, f - x[at + k]);
             }
         }
     }
@@ -368,7 +411,7 @@ mod tests {
     }
 
     #[test]
-    fn the_changes_of_a_play_lead_to_its_encoding() {
+    fn a_play_seen_from_the_reference_matches_its_encoding() {
         // Hits, a checker entering from the bar, one on their bar, and bear-offs.
         let positions = [
             pos!(24 => 1, 20 => 1, 13 => 4, 8 => 2, 6 => 5, 5 => 2, 1 => -2, 12 => -5, 17 => -3, 19 => -4, 21 => -1),
@@ -392,15 +435,19 @@ mod tests {
                     encode(&after, &mut fresh);
                     let mut seen = [false; INPUTS];
                     let mut last = None;
-                    reference.changes(&after, touched, |i, d| {
+                    let nearby = reference.nearby(&after, touched);
+                    nearby.changes(|i, d| {
                         assert!(last < Some(i), "{} input {i} out of order", play.notation());
                         assert_eq!(d, fresh[i] - reference.x[i], "{} input {i}", play.notation());
                         last = Some(i);
                         seen[i] = true;
                     });
                     for i in 0..INPUTS {
-                        assert_eq!(seen[i], fresh[i] != reference.x[i], "{} input {i}", play.notation());
+                        assert!(seen[i] || fresh[i] == reference.x[i], "{} input {i}", play.notation());
                     }
+                    let home = crate::eval::bearoff::home_boards(&after).is_some();
+                    assert_eq!(nearby.all_home(), home, "{}", play.notation());
+                    assert_eq!(nearby.is_race(), after.is_race(), "{}", play.notation());
                 }
             }
         }

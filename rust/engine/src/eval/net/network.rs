@@ -177,7 +177,10 @@ impl Network {
             }
             *out = self.b2[k] + acc.iter().sum::<f32>() + tail;
         }
-        let z = z.map(sigmoid);
+        // A plain loop rather than `map`, which is not inlined into the vector builds.
+        for v in &mut z {
+            *v = sigmoid(*v);
+        }
         [z[0], z[1], z[2], z[3], z[4]]
     }
 

@@ -79,9 +79,22 @@ fn every_instruction_set_gives_the_same_bits() {
     let (mut fast, mut plain) = (vec![], vec![]);
     for p in sample_positions(300) {
         let plays = legal_plays(&p, ALL_ROLLS[9]);
-        net.evaluate_plays(&p, &plays, &mut fast);
         net.evaluate_plays_with(&p, &plays, &mut plain);
+        net.evaluate_plays(&p, &plays, &mut fast);
         assert_eq!(fast, plain, "{p:?}");
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx512f") {
+                // SAFETY: the CPU supports AVX-512F.
+                unsafe { net.evaluate_plays_avx512(&p, &plays, &mut fast) };
+                assert_eq!(fast, plain, "AVX-512 {p:?}");
+            }
+            if std::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU supports AVX2.
+                unsafe { net.evaluate_plays_avx2(&p, &plays, &mut fast) };
+                assert_eq!(fast, plain, "AVX2 {p:?}");
+            }
+        }
     }
 }
 
