@@ -103,8 +103,7 @@ pub fn write(m: &Match) -> Result<String> {
         }
         let mut number = 0;
         for [left, right] in lines {
-            let only_wins =
-                [&left, &right].iter().all(|e| e.as_ref().is_none_or(|t| t.starts_with("Wins")));
+            let only_wins = [&left, &right].iter().all(|e| e.as_ref().is_none_or(|t| t.starts_with("Wins")));
             let line = if only_wins {
                 match (left, right) {
                     (Some(l), _) => format!("      {l}"),

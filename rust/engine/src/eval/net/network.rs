@@ -113,6 +113,9 @@ impl Network {
     /// The hidden layer's weighted sums for inputs `x` (zero inputs skipped) into `sums`.
     #[inline(always)]
     pub fn hidden_sums(&self, x: &[f32], sums: &mut [f32]) {
+        if self.hidden == 80 {
+            return self.hidden_sums_fixed::<80>(x, sums);
+        }
         let h = self.hidden;
         let sums = &mut sums[..h];
         sums.copy_from_slice(&self.b1);
@@ -124,6 +127,22 @@ impl Network {
                 }
             }
         }
+    }
+
+    /// [`Network::hidden_sums`] for a width known when compiling, which keeps the sums in
+    /// registers (see [`Network::outputs_after`]).
+    #[inline(always)]
+    fn hidden_sums_fixed<const H: usize>(&self, x: &[f32], sums: &mut [f32]) {
+        let mut s: [f32; H] = self.b1[..H].try_into().unwrap();
+        for (i, &v) in x.iter().enumerate().take(self.inputs) {
+            if v != 0.0 {
+                let row: &[f32; H] = self.w1[i * H..(i + 1) * H].try_into().unwrap();
+                for j in 0..H {
+                    s[j] += v * row[j];
+                }
+            }
+        }
+        sums[..H].copy_from_slice(&s);
     }
 
     /// Adds to `sums` what input `i` contributes when it grows by `d`.
