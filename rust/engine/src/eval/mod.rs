@@ -54,18 +54,26 @@ pub trait Policy<G: DiceGame>: Sync {
         None
     }
 
-    /// The best of `plays` (the legal plays of one roll from `position`, not empty) by the
-    /// policy's evaluator, and its value for the mover; `None` without an evaluator. A rollout
-    /// measures the luck of a roll with it, 21 times a ply, so a policy whose evaluator judges a
-    /// roll's plays together more cheaply than one by one overrides it.
-    fn best_by_evaluator(
+    /// For each of the 21 rolls ([`ALL_ROLLS`](crate::ALL_ROLLS) order) from `position`, the
+    /// value for the player to roll of the evaluator's best play of that roll, into `out`;
+    /// `false`, with `out` untouched, without an evaluator. `plays` is scratch space. A rollout
+    /// measures the luck of each roll with it, once a ply, so a policy whose evaluator judges
+    /// the plays of a position's rolls together more cheaply than one by one overrides it.
+    fn roll_values(
         &self,
         game: &G,
         position: &G::Position,
-        plays: &[G::Play],
-    ) -> Option<(usize, Probabilities)> {
-        let _ = position;
-        self.evaluator().map(|e| best_play(game, e, plays))
+        plays: &mut Vec<G::Play>,
+        out: &mut [Probabilities; 21],
+    ) -> bool {
+        let Some(evaluator) = self.evaluator() else {
+            return false;
+        };
+        for (value, roll) in out.iter_mut().zip(crate::ALL_ROLLS) {
+            game.legal_plays(position, roll, plays);
+            *value = best_play(game, evaluator, plays).1;
+        }
+        true
     }
 
     /// A short name for reports, e.g. `"pubeval"`.

@@ -121,15 +121,19 @@ impl Policy<Backgammon> for BuiltinPolicy {
         }
     }
 
-    fn best_by_evaluator(
+    fn roll_values(
         &self,
         _: &Backgammon,
         position: &crate::Position,
-        plays: &[crate::Play],
-    ) -> Option<(usize, Probabilities)> {
+        plays: &mut Vec<crate::Play>,
+        out: &mut [Probabilities; 21],
+    ) -> bool {
         match self {
-            BuiltinPolicy::Net => Some(NeuralNet::builtin().best_of(position, plays)),
-            _ => None,
+            BuiltinPolicy::Net => {
+                NeuralNet::builtin().roll_values(position, plays, out);
+                true
+            }
+            _ => false,
         }
     }
 

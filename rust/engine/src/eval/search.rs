@@ -294,13 +294,15 @@ impl Policy<Backgammon> for Bot<'_> {
         Some(self.net)
     }
 
-    fn best_by_evaluator(
+    fn roll_values(
         &self,
         _: &Backgammon,
         position: &Position,
-        plays: &[Play],
-    ) -> Option<(usize, Probabilities)> {
-        Some(self.net.best_of(position, plays))
+        plays: &mut Vec<Play>,
+        out: &mut [Probabilities; 21],
+    ) -> bool {
+        self.net.roll_values(position, plays, out);
+        true
     }
 
     fn name(&self) -> &str {

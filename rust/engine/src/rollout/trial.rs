@@ -112,10 +112,9 @@ impl<G: DiceGame> Worker<G> {
     ) -> Probabilities {
         let mut mean = [0.0f64; 5];
         let mut thrown = [0.0f64; 5];
-        for roll in ALL_ROLLS {
-            game.legal_plays(position, roll, &mut self.luck_plays);
-            let (_, value) =
-                policy.best_by_evaluator(game, position, &self.luck_plays).expect("an evaluator");
+        let mut values = [Probabilities::default(); 21];
+        assert!(policy.roll_values(game, position, &mut self.luck_plays, &mut values), "an evaluator");
+        for (roll, value) in ALL_ROLLS.into_iter().zip(values) {
             let v = value.to_array();
             let w = roll.weight() as f64 / 36.0;
             for k in 0..5 {

@@ -55,6 +55,18 @@ impl Class {
     }
 }
 
+/// A position before a roll, made ready for a net to judge the candidate plays of its rolls:
+/// the inputs every candidate's are derived from (the position with the turn passed, as each
+/// candidate is seen) and, once first needed, the contact or race net's hidden sums for them.
+/// Made by [`NeuralNet::prepare`]; it borrows the net, whose weights cannot change under it.
+#[derive(Clone, Debug)]
+pub struct Prepared<'a> {
+    net: &'a NeuralNet,
+    reference: Reference,
+    sums: [[f32; MAX_HIDDEN]; 2],
+    have: [bool; 2],
+}
+
 /// Net outputs turned into cumulative probabilities that respect `win >= win_gammon >=
 /// win_backgammon` and `1 - win >= lose_gammon >= lose_backgammon`.
 pub fn consistent(y: &[f32; OUTPUTS]) -> Probabilities {
@@ -141,10 +153,53 @@ impl NeuralNet {
         }
     }
 
+    /// `before`, the position of the player about to roll, ready for judging the plays of its
+    /// rolls.
+    pub fn prepare(&self, before: &Position) -> Prepared<'_> {
+        Prepared {
+            net: self,
+            reference: Reference::new(&before.swapped()),
+            sums: [[0.0; MAX_HIDDEN]; 2],
+            have: [false; 2],
+        }
+    }
+
     /// The values, for the player who moves, of the candidate `plays` from `before` (each the
     /// game's result if the play ends it, else the evaluation of the position after it, turned
     /// around), into `out` (cleared first).
     pub fn evaluate_plays(&self, before: &Position, plays: &[Play], out: &mut Vec<Probabilities>) {
+        self.prepare(before).evaluate_plays(plays, out);
+    }
+
+    /// The best of `plays` (the legal plays of one roll from `before`, not empty) by cubeless
+    /// equity, the first of equals, and its value for the mover: [`NeuralNet::evaluate_plays`]
+    /// without a buffer to pass in.
+    pub fn best_of(&self, before: &Position, plays: &[Play]) -> (usize, Probabilities) {
+        self.prepare(before).best_of(plays)
+    }
+
+    /// For each of the 21 rolls ([`ALL_ROLLS`](crate::ALL_ROLLS) order) from `before`, the value
+    /// for the mover of its best play ([`NeuralNet::best_of`]), into `out`; `plays` is scratch
+    /// space. The candidates of every roll are judged from one reference, prepared once.
+    pub fn roll_values(&self, before: &Position, plays: &mut Vec<Play>, out: &mut [Probabilities; 21]) {
+        let mut prepared = self.prepare(before);
+        for (value, roll) in out.iter_mut().zip(crate::ALL_ROLLS) {
+            crate::moves::legal_plays_into(before, roll, plays);
+            *value = prepared.best_of(plays).1;
+        }
+    }
+
+    /// The raw outputs of the net judging `position` (which must not be a bear-off), with its
+    /// inputs written to `x`.
+    pub fn raw(&self, position: &Position, x: &mut [f32; INPUTS]) -> [f32; OUTPUTS] {
+        encode(position, x);
+        self.net(Class::of(position)).unwrap_or(&self.race).forward(x)
+    }
+}
+
+impl Prepared<'_> {
+    /// [`NeuralNet::evaluate_plays`] from the prepared position.
+    pub fn evaluate_plays(&mut self, plays: &[Play], out: &mut Vec<Probabilities>) {
         // The hidden-layer loops run over rows of f32; where the CPU has AVX-512 or AVX2 the same
         // code compiled for it handles sixteen or eight at a time instead of four. No fused
         // multiply-add is enabled, so every build rounds identically and gives bit-equal results.
@@ -152,36 +207,31 @@ impl NeuralNet {
         {
             if std::is_x86_feature_detected!("avx512f") {
                 // SAFETY: the CPU supports AVX-512F, checked just above.
-                return unsafe { self.evaluate_plays_avx512(before, plays, out) };
+                return unsafe { self.evaluate_plays_avx512(plays, out) };
             }
             if std::is_x86_feature_detected!("avx2") {
                 // SAFETY: the CPU supports AVX2, checked just above.
-                return unsafe { self.evaluate_plays_avx2(before, plays, out) };
+                return unsafe { self.evaluate_plays_avx2(plays, out) };
             }
         }
-        self.evaluate_plays_with(before, plays, out)
+        self.evaluate_plays_with(plays, out)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f")]
-    unsafe fn evaluate_plays_avx512(&self, before: &Position, plays: &[Play], out: &mut Vec<Probabilities>) {
-        self.evaluate_plays_with(before, plays, out)
+    unsafe fn evaluate_plays_avx512(&mut self, plays: &[Play], out: &mut Vec<Probabilities>) {
+        self.evaluate_plays_with(plays, out)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn evaluate_plays_avx2(&self, before: &Position, plays: &[Play], out: &mut Vec<Probabilities>) {
-        self.evaluate_plays_with(before, plays, out)
+    unsafe fn evaluate_plays_avx2(&mut self, plays: &[Play], out: &mut Vec<Probabilities>) {
+        self.evaluate_plays_with(plays, out)
     }
 
     #[inline(always)]
-    fn evaluate_plays_with(&self, before: &Position, plays: &[Play], out: &mut Vec<Probabilities>) {
+    fn evaluate_plays_with(&mut self, plays: &[Play], out: &mut Vec<Probabilities>) {
         out.clear();
-        // The reference: the position before the roll with the turn passed, as each candidate's
-        // view is; candidates differ from it only where checkers moved.
-        let reference = Reference::new(&before.swapped());
-        let mut ref_sums = [[0.0f32; MAX_HIDDEN]; 2];
-        let mut have = [false; 2];
         let mut changes = [(0, 0.0f32); INPUTS];
         for play in plays {
             let after = play.position.swapped();
@@ -196,37 +246,35 @@ impl NeuralNet {
                 touched[1] |= 1 << m.from | 1 << m.to;
                 touched[0] |= 1 << (25 - m.to);
             }
-            let nearby = reference.nearby(&after, touched);
+            let nearby = self.reference.nearby(&after, touched);
             let value = if nearby.all_home() {
                 bearoff::probabilities(&after).expect("bear-off class")
             } else {
                 let class = if nearby.is_race() { Class::Race } else { Class::Contact };
                 let k = (class == Class::Contact) as usize;
-                let net = self.net(class).expect("a net class");
-                if !have[k] {
-                    net.hidden_sums(&reference.x, &mut ref_sums[k]);
-                    have[k] = true;
+                let net = self.net.net(class).expect("a net class");
+                if !self.have[k] {
+                    net.hidden_sums(&self.reference.x, &mut self.sums[k]);
+                    self.have[k] = true;
                 }
                 let mut n = 0;
                 nearby.changes(|i, d| {
                     changes[n] = (i, d);
                     n += (d != 0.0) as usize;
                 });
-                consistent(&net.outputs_after(&ref_sums[k], &changes[..n]))
+                consistent(&net.outputs_after(&self.sums[k], &changes[..n]))
             };
             out.push(value.flipped());
         }
     }
 
-    /// The best of `plays` (the legal plays of one roll from `before`, not empty) by cubeless
-    /// equity, the first of equals, and its value for the mover: [`NeuralNet::evaluate_plays`]
-    /// without a buffer to pass in.
-    pub fn best_of(&self, before: &Position, plays: &[Play]) -> (usize, Probabilities) {
+    /// [`NeuralNet::best_of`] from the prepared position.
+    pub fn best_of(&mut self, plays: &[Play]) -> (usize, Probabilities) {
         thread_local! {
             static VALUES: std::cell::RefCell<Vec<Probabilities>> = const { std::cell::RefCell::new(Vec::new()) };
         }
         VALUES.with_borrow_mut(|values| {
-            self.evaluate_plays(before, plays, values);
+            self.evaluate_plays(plays, values);
             let mut best = 0;
             for k in 1..values.len() {
                 if values[k].equity() > values[best].equity() {
@@ -235,13 +283,6 @@ impl NeuralNet {
             }
             (best, values[best])
         })
-    }
-
-    /// The raw outputs of the net judging `position` (which must not be a bear-off), with its
-    /// inputs written to `x`.
-    pub fn raw(&self, position: &Position, x: &mut [f32; INPUTS]) -> [f32; OUTPUTS] {
-        encode(position, x);
-        self.net(Class::of(position)).unwrap_or(&self.race).forward(x)
     }
 }
 

@@ -79,19 +79,19 @@ fn every_instruction_set_gives_the_same_bits() {
     let (mut fast, mut plain) = (vec![], vec![]);
     for p in sample_positions(300) {
         let plays = legal_plays(&p, ALL_ROLLS[9]);
-        net.evaluate_plays_with(&p, &plays, &mut plain);
+        net.prepare(&p).evaluate_plays_with(&plays, &mut plain);
         net.evaluate_plays(&p, &plays, &mut fast);
         assert_eq!(fast, plain, "{p:?}");
         #[cfg(target_arch = "x86_64")]
         {
             if std::is_x86_feature_detected!("avx512f") {
                 // SAFETY: the CPU supports AVX-512F.
-                unsafe { net.evaluate_plays_avx512(&p, &plays, &mut fast) };
+                unsafe { net.prepare(&p).evaluate_plays_avx512(&plays, &mut fast) };
                 assert_eq!(fast, plain, "AVX-512 {p:?}");
             }
             if std::is_x86_feature_detected!("avx2") {
                 // SAFETY: the CPU supports AVX2.
-                unsafe { net.evaluate_plays_avx2(&p, &plays, &mut fast) };
+                unsafe { net.prepare(&p).evaluate_plays_avx2(&plays, &mut fast) };
                 assert_eq!(fast, plain, "AVX2 {p:?}");
             }
         }
@@ -123,6 +123,19 @@ fn a_widened_net_computes_the_same_function() {
         let (a, b) = (net.contact.forward(&x), wide.forward(&x));
         for (u, v) in a.iter().zip(b) {
             assert!((u - v).abs() < 1e-6, "{a:?} vs {b:?}");
+        }
+    }
+}
+
+#[test]
+fn roll_values_are_the_best_plays_of_each_roll() {
+    let net = NeuralNet::builtin();
+    let mut plays = vec![];
+    let mut values = [Probabilities::default(); 21];
+    for p in sample_positions(40) {
+        net.roll_values(&p, &mut plays, &mut values);
+        for (value, roll) in values.iter().zip(ALL_ROLLS) {
+            assert_eq!(*value, net.best_of(&p, &legal_plays(&p, roll)).1, "{p:?} {roll:?}");
         }
     }
 }
