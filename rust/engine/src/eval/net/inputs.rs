@@ -136,31 +136,59 @@ fn shots_between(defender: &Summary, attacker: &Summary) -> u32 {
     // bar) upwards.
     let from = (attacker.occupied.reverse_bits() >> 6) | (attacker.bar > 0) as u32;
     let open = !defender.made & 0x1FF_FFFF;
-    // Where one die of each size lands (open points only), shared by the rolls that use it.
-    let mut land = [0u32; 7];
-    for d in 1..=6 {
-        land[d] = (from << d) & open;
-    }
+    // Each roll is a lane, so that the compiler runs the 21 of them side by side in vector
+    // registers (variable shifts). A checker moved by the first die must land open (a, b);
+    // a combination reaches on with the other die (s2 and b << d1, the last landing being on a
+    // blot, so open); doubles go up to four steps, each landing open (s3, s4).
     let mut count = 0;
-    for d1 in 1..=6usize {
-        // Doubles: up to four steps of d1, each landing open.
-        let mut s = land[d1];
-        for _ in 0..4 {
-            if s & blots != 0 {
-                count += 1;
-                break;
-            }
-            s = (s << d1) & open;
-        }
-        for d2 in d1 + 1..=6 {
-            let (a, b) = (land[d1], land[d2]);
-            if (a | b | (a << d2) | (b << d1)) & blots != 0 {
-                count += 2;
-            }
-        }
+    for r in 0..ROLL_LANES {
+        let (d1, d2) = (ROLLS.d1[r], ROLLS.d2[r]);
+        let a = (from << d1) & open;
+        let b = (from << d2) & open;
+        let s2 = (a << d2) & open;
+        let s3 = (s2 << d1) & open;
+        let s4 = (s3 << d1) & open;
+        let reach = a | b | s2 | (b << d1) | (ROLLS.double[r] & (s3 | s4));
+        count += ((reach & blots != 0) as u32) * ROLLS.weight[r];
     }
     count
 }
+
+/// Lanes of [`RollLanes`]: the 21 rolls and three empty ones, a whole number of vectors.
+const ROLL_LANES: usize = 24;
+
+/// The 21 rolls laid out for [`shots_between`]: the dice (0 in the empty lanes), how many of
+/// the 36 outcomes each is (0 in the empty lanes), and all ones for doubles.
+struct RollLanes {
+    d1: [u32; ROLL_LANES],
+    d2: [u32; ROLL_LANES],
+    weight: [u32; ROLL_LANES],
+    double: [u32; ROLL_LANES],
+}
+
+const ROLLS: RollLanes = {
+    let mut t = RollLanes {
+        d1: [0; ROLL_LANES],
+        d2: [0; ROLL_LANES],
+        weight: [0; ROLL_LANES],
+        double: [0; ROLL_LANES],
+    };
+    let mut r = 0;
+    let mut d1 = 1;
+    while d1 <= 6 {
+        let mut d2 = d1;
+        while d2 <= 6 {
+            t.d1[r] = d1;
+            t.d2[r] = d2;
+            t.weight[r] = if d1 == d2 { 1 } else { 2 };
+            t.double[r] = if d1 == d2 { u32::MAX } else { 0 };
+            r += 1;
+            d2 += 1;
+        }
+        d1 += 1;
+    }
+    t
+};
 
 /// The longest run of consecutive points in `mask` (bits 1..=24).
 fn longest_run(mut mask: u32) -> u32 {
@@ -406,6 +434,20 @@ mod tests {
             for q in [p, p.swapped()] {
                 let (ours, theirs) = sides(&q);
                 assert_eq!(shots(&ours, &theirs), shots_by_enumeration(&ours, &theirs));
+            }
+        }
+        // Positions of games of random plays: bars, primes and stray blots of every kind.
+        let mut stream = crate::DiceStream::new(5, 0);
+        let mut p = Position::initial();
+        for _ in 0..5000 {
+            let plays = p.legal_plays(stream.roll());
+            p = plays[stream.below(plays.len())].position.swapped();
+            if p.off().0 == 15 || p.off().1 == 15 {
+                p = Position::initial();
+            }
+            for q in [p, p.swapped()] {
+                let (ours, theirs) = sides(&q);
+                assert_eq!(shots(&ours, &theirs), shots_by_enumeration(&ours, &theirs), "{q:?}");
             }
         }
     }
