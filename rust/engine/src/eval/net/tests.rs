@@ -23,7 +23,13 @@ fn sample_positions(count: usize) -> Vec<Position> {
 
 #[test]
 fn batched_candidates_match_single_evaluations() {
-    let net = NeuralNet::random(32, 9);
+    // A width of the general code and the shipped width, which has a build of its own.
+    for net in [&NeuralNet::random(32, 9), NeuralNet::builtin()] {
+        batched_candidates_match_single_evaluations_of(net);
+    }
+}
+
+fn batched_candidates_match_single_evaluations_of(net: &NeuralNet) {
     let mut values = vec![];
     for p in sample_positions(200) {
         for dice in [ALL_ROLLS[0], ALL_ROLLS[7], ALL_ROLLS[20]] {
@@ -31,7 +37,7 @@ fn batched_candidates_match_single_evaluations() {
             net.evaluate_plays(&p, &plays, &mut values);
             assert_eq!(values.len(), plays.len());
             for (play, v) in plays.iter().zip(&values) {
-                let expected = crate::eval::value_after(&Backgammon, &net, play);
+                let expected = crate::eval::value_after(&Backgammon, net, play);
                 for (a, b) in v.to_array().iter().zip(expected.to_array()) {
                     assert!((a - b).abs() < 1e-5, "{p:?} {play}: {v:?} vs {expected:?}");
                 }
