@@ -11,6 +11,9 @@ use crate::error::{Error, Result};
 pub const OUTPUTS: usize = 5;
 /// The largest hidden layer supported (scratch arrays live on the stack).
 pub const MAX_HIDDEN: usize = 256;
+/// The hidden width of the shipped nets, which gets builds of its own: with the width known
+/// when compiling, sums stay in registers and loops have no remainders.
+const SHIPPED_HIDDEN: usize = 80;
 
 /// One net's weights.
 #[derive(Clone, Debug, PartialEq)]
@@ -113,8 +116,8 @@ impl Network {
     /// The hidden layer's weighted sums for inputs `x` (zero inputs skipped) into `sums`.
     #[inline(always)]
     pub fn hidden_sums(&self, x: &[f32], sums: &mut [f32]) {
-        if self.hidden == 80 {
-            return self.hidden_sums_fixed::<80>(x, sums);
+        if self.hidden == SHIPPED_HIDDEN {
+            return self.hidden_sums_fixed::<SHIPPED_HIDDEN>(x, sums);
         }
         let h = self.hidden;
         let sums = &mut sums[..h];
@@ -178,6 +181,9 @@ impl Network {
     /// The five outputs from the hidden activations.
     #[inline(always)]
     pub fn outputs(&self, hidden: &[f32]) -> [f32; OUTPUTS] {
+        if self.hidden == SHIPPED_HIDDEN {
+            return self.outputs_fixed::<SHIPPED_HIDDEN>(hidden[..SHIPPED_HIDDEN].try_into().unwrap());
+        }
         let h = self.hidden;
         // The logits padded to eight, so that their sigmoids take one vector pass.
         let mut z = [0.0f32; 8];
@@ -204,7 +210,8 @@ impl Network {
     }
 
     /// [`Network::outputs`] for a width known when compiling, a multiple of eight: the same
-    /// sums in the same order, written so that each output's eight running sums stay one vector.
+    /// sums in the same order (the general code's empty remainder adds nothing), written so that
+    /// each output's eight running sums stay one vector.
     #[inline(always)]
     fn outputs_fixed<const H: usize>(&self, hidden: &[f32; H]) -> [f32; OUTPUTS] {
         // Chunks outermost, so that each step is whole eight-lane rows; with the outputs
@@ -221,7 +228,7 @@ impl Network {
         }
         let mut z = [0.0f32; 8];
         for k in 0..OUTPUTS {
-            z[k] = self.b2[k] + acc[k].iter().sum::<f32>() + 0.0;
+            z[k] = self.b2[k] + acc[k].iter().sum::<f32>();
         }
         for v in &mut z {
             *v = sigmoid(*v);
@@ -251,10 +258,8 @@ impl Network {
     /// [`Network::outputs_from_sums`], with the same result to the bit.
     #[inline(always)]
     pub fn outputs_after(&self, sums: &[f32], changes: &[(usize, f32)]) -> [f32; OUTPUTS] {
-        // The shipped width gets a build of its own: with the width known, the sums stay in
-        // registers across the row updates and the loops have no remainders.
         match self.hidden {
-            80 => self.outputs_after_fixed::<80>(sums, changes),
+            SHIPPED_HIDDEN => self.outputs_after_fixed::<SHIPPED_HIDDEN>(sums, changes),
             _ => {
                 let mut s = [0.0f32; MAX_HIDDEN];
                 s[..self.hidden].copy_from_slice(&sums[..self.hidden]);
