@@ -59,21 +59,31 @@ pub trait Policy<G: DiceGame>: Sync {
     /// `false`, with `out` untouched, without an evaluator. `plays` is scratch space. A rollout
     /// measures the luck of each roll with it, once a ply, so a policy whose evaluator judges
     /// the plays of a position's rolls together more cheaply than one by one overrides it.
+    ///
+    /// `best` gets the index of each roll's best play in the list `game.legal_plays` makes.
     fn roll_values(
         &self,
         game: &G,
         position: &G::Position,
         plays: &mut Vec<G::Play>,
         out: &mut [Probabilities; 21],
+        best: &mut [usize; 21],
     ) -> bool {
         let Some(evaluator) = self.evaluator() else {
             return false;
         };
-        for (value, roll) in out.iter_mut().zip(crate::ALL_ROLLS) {
+        for ((value, k), roll) in out.iter_mut().zip(best.iter_mut()).zip(crate::ALL_ROLLS) {
             game.legal_plays(position, roll, plays);
-            *value = best_play(game, evaluator, plays).1;
+            (*k, *value) = best_play(game, evaluator, plays);
         }
         true
+    }
+
+    /// True when [`Policy::choose`] always takes the play [`Policy::roll_values`] finds best for
+    /// the roll (the first of equals), so that a rollout measuring each roll's luck reuses that
+    /// choice instead of making it again. False unless a policy says so.
+    fn chooses_the_evaluators_best(&self) -> bool {
+        false
     }
 
     /// A short name for reports, e.g. `"pubeval"`.

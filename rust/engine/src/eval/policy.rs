@@ -127,14 +127,20 @@ impl Policy<Backgammon> for BuiltinPolicy {
         position: &crate::Position,
         plays: &mut Vec<crate::Play>,
         out: &mut [Probabilities; 21],
+        best: &mut [usize; 21],
     ) -> bool {
         match self {
             BuiltinPolicy::Net => {
-                NeuralNet::builtin().roll_values(position, plays, out);
+                NeuralNet::builtin().roll_values(position, plays, out, best);
                 true
             }
             _ => false,
         }
+    }
+
+    fn chooses_the_evaluators_best(&self) -> bool {
+        // The net policy is the bot at ply 0, which takes `NeuralNet::best_of`'s play.
+        *self == BuiltinPolicy::Net
     }
 
     fn name(&self) -> &str {

@@ -334,9 +334,15 @@ impl Policy<Backgammon> for Bot<'_> {
         position: &Position,
         plays: &mut Vec<Play>,
         out: &mut [Probabilities; 21],
+        best: &mut [usize; 21],
     ) -> bool {
-        self.net.roll_values(position, plays, out);
+        self.net.roll_values(position, plays, out, best);
         true
+    }
+
+    fn chooses_the_evaluators_best(&self) -> bool {
+        // At ply 0 `best_index` is `NeuralNet::best_of`, as `roll_values` uses.
+        self.ply == 0
     }
 
     fn name(&self) -> &str {

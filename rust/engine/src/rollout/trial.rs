@@ -79,17 +79,25 @@ impl<G: DiceGame> Worker<G> {
                 _ => stream.roll(),
             };
             game.legal_plays(&position, dice, &mut self.plays);
+            let mut chosen = None;
             // The opening roll's luck is left alone: it is stratified over its 30 outcomes.
             if setup.variance_reduction && !(setup.opening && ply == 0) && setup.evaluator.is_some() {
-                let l = self.roll_luck(game, setup.policy, &position, dice).to_array();
+                let (l, best) = self.roll_luck(game, setup.policy, &position, dice);
                 // Seen by the other side a difference of values changes sign for the win and
                 // trades gammons won for gammons lost.
+                let l = l.to_array();
                 let l = if ours { l } else { [-l[0], l[3], l[4], l[1], l[2]] };
                 for (acc, x) in luck.iter_mut().zip(l) {
                     *acc += x;
                 }
+                if setup.policy.chooses_the_evaluators_best() {
+                    chosen = Some(best);
+                }
             }
-            let k = setup.policy.choose(game, &position, dice, &self.plays, &mut stream);
+            let k = match chosen {
+                Some(k) => k,
+                None => setup.policy.choose(game, &position, dice, &self.plays, &mut stream),
+            };
             position = game.after(&self.plays[k]);
             ours = !ours;
             ply += 1;
@@ -102,29 +110,34 @@ impl<G: DiceGame> Worker<G> {
 
     /// How much better the roll thrown is than the average roll, for the player to roll: the
     /// evaluator's value after its best play of `dice`, minus the mean of that over all 36
-    /// outcomes. Its expectation is zero, so subtracting it keeps the estimate unbiased.
+    /// outcomes. Its expectation is zero, so subtracting it keeps the estimate unbiased. Also the
+    /// index of that best play among the legal plays of `dice`.
     fn roll_luck<P: Policy<G>>(
         &mut self,
         game: &G,
         policy: &P,
         position: &G::Position,
         dice: Dice,
-    ) -> Probabilities {
+    ) -> (Probabilities, usize) {
         let mut mean = [0.0f64; 5];
-        let mut thrown = [0.0f64; 5];
+        let mut thrown = ([0.0f64; 5], 0);
         let mut values = [Probabilities::default(); 21];
-        assert!(policy.roll_values(game, position, &mut self.luck_plays, &mut values), "an evaluator");
-        for (roll, value) in ALL_ROLLS.into_iter().zip(values) {
+        let mut best = [0; 21];
+        assert!(
+            policy.roll_values(game, position, &mut self.luck_plays, &mut values, &mut best),
+            "an evaluator"
+        );
+        for ((roll, value), k) in ALL_ROLLS.into_iter().zip(values).zip(best) {
             let v = value.to_array();
             let w = roll.weight() as f64 / 36.0;
-            for k in 0..5 {
-                mean[k] += w * v[k];
+            for i in 0..5 {
+                mean[i] += w * v[i];
             }
             if roll == dice {
-                thrown = v;
+                thrown = (v, k);
             }
         }
-        Probabilities::from_array(std::array::from_fn(|k| thrown[k] - mean[k]))
+        (Probabilities::from_array(std::array::from_fn(|i| thrown.0[i] - mean[i])), thrown.1)
     }
 }
 

@@ -178,14 +178,21 @@ impl NeuralNet {
         self.prepare(before).best_of(plays)
     }
 
-    /// For each of the 21 rolls ([`ALL_ROLLS`](crate::ALL_ROLLS) order) from `before`, the value
-    /// for the mover of its best play ([`NeuralNet::best_of`]), into `out`; `plays` is scratch
-    /// space. The candidates of every roll are judged from one reference, prepared once.
-    pub fn roll_values(&self, before: &Position, plays: &mut Vec<Play>, out: &mut [Probabilities; 21]) {
+    /// For each of the 21 rolls ([`ALL_ROLLS`](crate::ALL_ROLLS) order) from `before`, its best
+    /// play ([`NeuralNet::best_of`]): the index among the roll's legal plays into `best`, the
+    /// value for the mover into `out`; `plays` is scratch space. The candidates of every roll
+    /// are judged from one reference, prepared once.
+    pub fn roll_values(
+        &self,
+        before: &Position,
+        plays: &mut Vec<Play>,
+        out: &mut [Probabilities; 21],
+        best: &mut [usize; 21],
+    ) {
         let mut prepared = self.prepare(before);
-        for (value, roll) in out.iter_mut().zip(crate::ALL_ROLLS) {
+        for ((value, k), roll) in out.iter_mut().zip(best.iter_mut()).zip(crate::ALL_ROLLS) {
             crate::moves::legal_plays_into(before, roll, plays);
-            *value = prepared.best_of(plays).1;
+            (*k, *value) = prepared.best_of(plays);
         }
     }
 

@@ -138,10 +138,11 @@ fn roll_values_are_the_best_plays_of_each_roll() {
     let net = NeuralNet::builtin();
     let mut plays = vec![];
     let mut values = [Probabilities::default(); 21];
+    let mut best = [0; 21];
     for p in sample_positions(40) {
-        net.roll_values(&p, &mut plays, &mut values);
-        for (value, roll) in values.iter().zip(ALL_ROLLS) {
-            assert_eq!(*value, net.best_of(&p, &legal_plays(&p, roll)).1, "{p:?} {roll:?}");
+        net.roll_values(&p, &mut plays, &mut values, &mut best);
+        for ((value, k), roll) in values.iter().zip(best).zip(ALL_ROLLS) {
+            assert_eq!((k, *value), net.best_of(&p, &legal_plays(&p, roll)), "{p:?} {roll:?}");
         }
     }
 }
