@@ -245,13 +245,11 @@ impl<'a> Bot<'a> {
         let mut plays = vec![];
         legal_plays_into(position, dice, &mut plays);
         // The search's own value of the best play, rather than a second search for it.
-        let (k, value, ply) = match (self.ply, plays.len()) {
-            (0, _) => {
-                let (k, value) = self.net.best_of(position, &plays);
-                (k, value, 0)
-            }
-            (ply, 1) => (0, self.play_value(&plays[0], ply), ply),
-            _ => self.search(position, &plays)[0],
+        let (k, value, ply) = if self.ply == 0 {
+            let (k, value) = self.net.best_of(position, &plays);
+            (k, value, 0)
+        } else {
+            self.search(position, &plays)[0]
         };
         Ok(RankedPlay { play: plays[k], value, ply, equity: value.equity() })
     }

@@ -246,7 +246,7 @@ pub fn encode(position: &Position, out: &mut [f32; INPUTS]) {
 
 /// A position's inputs, kept so that those of positions a few checkers away cost only their
 /// differences: candidate plays of one roll differ from the position before it on a handful of
-/// points, and [`Reference::changes`] visits just those.
+/// points, and [`Nearby::changes`] visits just those.
 #[derive(Clone, Debug)]
 pub struct Reference {
     /// The inputs, as [`encode`] writes them.
