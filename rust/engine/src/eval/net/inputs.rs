@@ -10,9 +10,16 @@
 //!   this side's blots (direct and combination shots, intermediate points blocked by this side's
 //!   made points; see [`shots`]); the longest run of this side's made points / 6; the share of
 //!   the rolls that enter a checker from the bar against the opponent's home board; the
-//!   checkers still outside this side's home board / 15.
+//!   checkers still outside this side's home board / 15;
+//! * how the back checkers fare: the share of the rolls with which this side's rearmost checker
+//!   escapes the opponent's points within twelve pips in front of it ([`escapes`]); how well this
+//!   side's points contain an opponent checker on its points 1..=10 (one minus the fewest
+//!   escapes / 36); the pips this side must still move to bring its checkers level with the
+//!   opponent's rearmost checker / 100; the point of its rearmost checker and of its rearmost
+//!   made point / 24.
 //!
-//! All inputs lie in 0..=1 except the stacked-point unit and the bar (up to 6).
+//! All inputs lie in 0..=1 except the stacked-point unit, the bar (up to 6) and the two pip
+//! counts (up to 3.75).
 
 // Loops run over point numbers, which index several arrays at once.
 #![allow(clippy::needless_range_loop)]
@@ -20,7 +27,7 @@
 use crate::board::{Position, BAR};
 
 /// Inputs for one side.
-pub const SIDE_INPUTS: usize = 24 * 4 + 7;
+pub const SIDE_INPUTS: usize = 24 * 4 + 12;
 /// Inputs for the whole position (both sides).
 pub const INPUTS: usize = 2 * SIDE_INPUTS;
 
@@ -47,7 +54,7 @@ pub fn sides(position: &Position) -> (Side, Side) {
 
 /// What the expert features need to know of one side, in its own numbering: bit `i` of each mask
 /// for point `i`. One pass over the points gives all of it, shared by both sides' features.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 struct Summary {
     /// Points holding at least one checker.
     occupied: u32,
@@ -64,11 +71,23 @@ struct Summary {
     off: u32,
     /// Checkers on points 1..=24.
     on_board: u32,
+    /// The side's checkers point by point, as [`Side`].
+    counts: Side,
 }
 
 impl Summary {
     fn of(side: &Side) -> Summary {
-        let mut s = Summary::default();
+        let mut s = Summary {
+            occupied: 0,
+            blots: 0,
+            made: 0,
+            pips: 0,
+            outside: 0,
+            bar: 0,
+            off: 0,
+            on_board: 0,
+            counts: *side,
+        };
         let mut on_board = 0u32;
         for i in 1..=24 {
             let n = side[i] as u32;
@@ -83,17 +102,18 @@ impl Summary {
         s.with_bar(side[BAR] as u32)
     }
 
-    /// The summary once the side's checkers on the points of `mask` have gone from `before[i]`
-    /// to `now(i)` and `bar` wait on the bar: the same as [`Summary::of`] the new side, at the
+    /// The summary once the side's checkers on the points of `mask` have become `now(i)` and
+    /// `bar` wait on the bar: the same as [`Summary::of`] the new side, at the
     /// cost of the changed points only.
     #[inline(always)]
-    fn moved(mut self, before: &Side, mut mask: u32, now: impl Fn(usize) -> u32, bar: u32) -> Summary {
+    fn moved(mut self, mut mask: u32, now: impl Fn(usize) -> u32, bar: u32) -> Summary {
         self.pips -= 25 * self.bar;
         self.outside -= self.bar;
         while mask != 0 {
             let i = mask.trailing_zeros() as usize;
             mask &= mask - 1;
-            let (old, n) = (before[i] as u32, now(i));
+            let (old, n) = (self.counts[i] as u32, now(i));
+            self.counts[i] = n as u8;
             self.pips = self.pips + n * i as u32 - old * i as u32;
             self.on_board = self.on_board + n - old;
             if i > 6 {
@@ -111,6 +131,7 @@ impl Summary {
     #[inline(always)]
     fn with_bar(mut self, bar: u32) -> Summary {
         self.bar = bar;
+        self.counts[BAR] = bar as u8;
         self.pips += 25 * bar;
         self.outside += bar;
         self.off = 15 - (self.on_board + bar);
@@ -214,20 +235,129 @@ fn point_units(n: u32) -> [f32; 4] {
 /// Inputs per side after the point units.
 const FEATURES: usize = SIDE_INPUTS - 96;
 
-/// The seven inputs after the point units: bar, tray and the expert features.
+/// The inputs after the point units: bar, tray and the expert features. `same_made` holds the
+/// features of a position where the side had the same made points, if known: those that depend
+/// on nothing else are taken from it.
 #[inline(always)]
-fn features(side: &Summary, other: &Summary) -> [f32; FEATURES] {
+fn features(side: &Summary, other: &Summary, same_made: Option<&[f32]>) -> [f32; FEATURES] {
     let mut f = [0.0; FEATURES];
     f[0] = side.bar as f32 * 0.5;
     f[1] = side.off as f32 / 15.0;
     f[2] = side.pips as f32 / 100.0;
     f[3] = shots_between(side, other) as f32 / 36.0;
-    f[4] = longest_run(side.made) as f32 / 6.0;
     // The opponent's home board is its points 1..6.
     let closed = (other.made & 0x7E).count_ones() as f32 / 6.0;
     f[5] = 1.0 - closed * closed;
     f[6] = side.outside as f32 / 15.0;
+    // Seen from the opponent's numbering, this side's checkers move up: its rearmost checker
+    // (point `back`, the bar being 25) stands at the opponent's point 25 - back.
+    let back = rearmost(side);
+    f[7] = if back > 0 { escapes(other.made, 25 - back) as f32 / 36.0 } else { 1.0 };
+    f[9] = break_contact(side, other) as f32 / 100.0;
+    f[10] = back as f32 / 24.0;
+    if let Some(known) = same_made {
+        for k in MADE_ONLY {
+            f[k] = known[k];
+        }
+    } else {
+        f[4] = longest_run(side.made) as f32 / 6.0;
+        // An opponent checker on this side's point q moves up through this side's points.
+        let fewest = (1..=10).map(|q| escapes(side.made, q)).min().unwrap_or(36);
+        f[8] = 1.0 - fewest as f32 / 36.0;
+        f[11] = (31 - side.made.leading_zeros().min(31)) as f32 / 24.0;
+    }
     f
+}
+
+/// The features that depend on the side's made points alone.
+const MADE_ONLY: [usize; 3] = [4, 8, 11];
+
+/// The point of the side's rearmost checker in its own numbering (the bar is 25), 0 if it has
+/// none left.
+#[inline(always)]
+fn rearmost(side: &Summary) -> u32 {
+    if side.bar > 0 {
+        25
+    } else {
+        31 - side.occupied.leading_zeros().min(31)
+    }
+}
+
+/// The pips the side must still move to bring every one of its checkers level with the
+/// opponent's rearmost checker: 0 once there is no contact.
+#[inline(always)]
+fn break_contact(side: &Summary, other: &Summary) -> u32 {
+    // The opponent's rearmost checker, on its point r, is on this side's point 25 - r.
+    let r = rearmost(other);
+    if r == 0 {
+        return 0;
+    }
+    let front = 25 - r;
+    let mut behind = (side.occupied | ((side.bar > 0) as u32) << BAR) & !((2u32 << front) - 1);
+    let mut pips = 0;
+    while behind != 0 {
+        let i = behind.trailing_zeros();
+        behind &= behind - 1;
+        pips += side.counts[i as usize] as u32 * (i - front);
+    }
+    pips
+}
+
+/// How many of the 36 rolls let a lone checker standing at `at` (in the numbering of the side
+/// whose made points are `blocks`, moving up towards higher points) land beyond the last of
+/// those points within twelve pips in front of it: every step on an open point, as in
+/// [`shots_between`]. 36 when none of the twelve is made.
+#[inline(always)]
+pub fn escapes(blocks: u32, at: u32) -> u32 {
+    ESCAPES[((blocks >> (at + 1)) & 0xFFF) as usize] as u32
+}
+
+/// [`escapes`] for every pattern of made points at one to twelve pips in front (bit `k - 1`
+/// for `k` pips).
+static ESCAPES: [u8; 4096] = {
+    let mut table = [0u8; 4096];
+    let mut pattern = 0;
+    while pattern < 4096 {
+        table[pattern] = escape_count(pattern as u32);
+        pattern += 1;
+    }
+    table
+};
+
+/// Whether the point `k` pips in front is open in `pattern` (beyond twelve, always).
+const fn open(pattern: u32, k: u32) -> bool {
+    k > 12 || pattern & (1 << (k - 1)) == 0
+}
+
+const fn escape_count(pattern: u32) -> u8 {
+    if pattern == 0 {
+        return 36;
+    }
+    let last = 32 - pattern.leading_zeros();
+    let mut count = 0;
+    let mut d1 = 1;
+    while d1 <= 6 {
+        let mut d2 = 1;
+        while d2 <= 6 {
+            let escaped = if d1 == d2 {
+                let mut reached = false;
+                let mut step = 1;
+                while step <= 4 && open(pattern, step * d1) {
+                    reached |= step * d1 > last;
+                    step += 1;
+                }
+                reached
+            } else {
+                let first = (open(pattern, d1) && d1 > last) || (open(pattern, d2) && d2 > last);
+                first
+                    || ((open(pattern, d1) || open(pattern, d2)) && open(pattern, d1 + d2) && d1 + d2 > last)
+            };
+            count += escaped as u8;
+            d2 += 1;
+        }
+        d1 += 1;
+    }
+    count
 }
 
 /// The inputs of one side: the point units, four for each of its points 1..=24, then the
@@ -236,7 +366,7 @@ fn write_side(side: &Side, summary: &Summary, other: &Summary, out: &mut [f32]) 
     for i in 1..=24 {
         out[4 * (i - 1)..4 * i].copy_from_slice(&point_units(side[i] as u32));
     }
-    out[96..SIDE_INPUTS].copy_from_slice(&features(summary, other));
+    out[96..SIDE_INPUTS].copy_from_slice(&features(summary, other, None));
 }
 
 /// Writes the [`INPUTS`] inputs of `position` (seen from the side on roll) into `out`.
@@ -251,7 +381,6 @@ pub fn encode(position: &Position, out: &mut [f32; INPUTS]) {
 pub struct Reference {
     /// The inputs, as [`encode`] writes them.
     pub x: [f32; INPUTS],
-    sides: [Side; 2],
     summaries: [Summary; 2],
 }
 
@@ -264,7 +393,7 @@ impl Reference {
         let (a, b) = x.split_at_mut(SIDE_INPUTS);
         write_side(&ours, &summaries[0], &summaries[1], a);
         write_side(&theirs, &summaries[1], &summaries[0], b);
-        Reference { x, sides: [ours, theirs], summaries }
+        Reference { x, summaries }
     }
 
     /// `position`, which differs from the reference only on the points of `touched` (bit `i`
@@ -275,8 +404,8 @@ impl Reference {
         let b = position.board();
         let masks = [touched[0] & 0x1FF_FFFE, touched[1] & 0x1FF_FFFE];
         let summaries = [
-            self.summaries[0].moved(&self.sides[0], masks[0], |i| ours_at(b, i), b[BAR] as u32),
-            self.summaries[1].moved(&self.sides[1], masks[1], |i| theirs_at(b, i), (-b[0]) as u32),
+            self.summaries[0].moved(masks[0], |i| ours_at(b, i), b[BAR] as u32),
+            self.summaries[1].moved(masks[1], |i| theirs_at(b, i), (-b[0]) as u32),
         ];
         Nearby { reference: self, board: b, masks, summaries }
     }
@@ -343,8 +472,10 @@ impl Nearby<'_> {
     ///     }
     /// });
     /// // The first unit of the 5-point, the second of the 8-point, the pips, the shots at the
-    /// // new blots and the checkers outside the home board.
-    /// assert_eq!(changed, [16, 29, 98, 99, 102]);
+    /// // new blots, the checkers outside the home board, the containment and the rearmost
+    /// // point made (the 8-point is broken), the pips to break contact; and for the other side,
+    /// // the escapes of its rearmost checker, one point fewer being made in front of it.
+    /// assert_eq!(changed, [16, 29, 98, 99, 102, 104, 105, 107, 211]);
     /// ```
     #[inline(always)]
     pub fn changes(&self, mut change: impl FnMut(usize, f32)) {
@@ -362,7 +493,11 @@ impl Nearby<'_> {
                 }
             }
             let at = base + 96;
-            for (k, f) in features(&self.summaries[half], &self.summaries[1 - half]).into_iter().enumerate() {
+            // Usually true of the side on roll, whose blots alone can have been hit.
+            let unchanged = self.summaries[half].made == self.reference.summaries[half].made;
+            let same_made = unchanged.then(|| &x[at..at + FEATURES]);
+            let f = features(&self.summaries[half], &self.summaries[1 - half], same_made);
+            for (k, f) in f.into_iter().enumerate() {
                 change(at + k, f - x[at + k]);
             }
         }
@@ -450,6 +585,39 @@ mod tests {
                 assert_eq!(shots(&ours, &theirs), shots_by_enumeration(&ours, &theirs), "{q:?}");
             }
         }
+    }
+
+    #[test]
+    fn escapes_match_enumeration() {
+        // Every pattern of made points in front of a lone checker, every roll, both orders of
+        // the dice, step by step.
+        for pattern in 0u32..4096 {
+            let made = |k: u32| (1..=12).contains(&k) && pattern & (1 << (k - 1)) != 0;
+            let last = (1..=12).filter(|&k| made(k)).max();
+            let mut count = 0;
+            for d1 in 1..=6u32 {
+                for d2 in 1..=6u32 {
+                    let orders = if d1 == d2 { vec![vec![d1; 4]] } else { vec![vec![d1, d2], vec![d2, d1]] };
+                    let escaped = orders.iter().any(|order| {
+                        let mut at = 0;
+                        order.iter().any(|&d| {
+                            at += d;
+                            if made(at) {
+                                at = 100;
+                            }
+                            at < 100 && last.is_none_or(|l| at > l)
+                        })
+                    });
+                    count += escaped as u32;
+                }
+            }
+            // A checker on the opponent's point 3 sees the points 4..=15 in front.
+            assert_eq!(escapes(pattern << 4, 3), count, "pattern {pattern:012b}");
+        }
+        // Behind a six-point prime, nothing escapes; behind a five-point prime, only 6s that land
+        // past it from right in front.
+        assert_eq!(escapes(0b111111 << 1, 0), 0);
+        assert_eq!(escapes(0b11111 << 1, 0), 11);
     }
 
     #[test]
