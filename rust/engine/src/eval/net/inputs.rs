@@ -305,8 +305,8 @@ fn break_contact(side: &Summary, other: &Summary) -> u32 {
 
 /// How many of the 36 rolls let a lone checker standing at `at` (in the numbering of the side
 /// whose made points are `blocks`, moving up towards higher points) land beyond the last of
-/// those points within twelve pips in front of it: every step on an open point, as in
-/// [`shots_between`]. 36 when none of the twelve is made.
+/// those points within twelve pips in front of it: every step on an open point, as for
+/// [`shots`]. 36 when none of the twelve is made.
 #[inline(always)]
 pub fn escapes(blocks: u32, at: u32) -> u32 {
     ESCAPES[((blocks >> (at + 1)) & 0xFFF) as usize] as u32
@@ -329,6 +329,7 @@ const fn open(pattern: u32, k: u32) -> bool {
     k > 12 || pattern & (1 << (k - 1)) == 0
 }
 
+/// [`escapes`] counted roll by roll for one pattern.
 const fn escape_count(pattern: u32) -> u8 {
     if pattern == 0 {
         return 36;
