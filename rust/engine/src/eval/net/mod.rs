@@ -239,7 +239,7 @@ impl Prepared<'_> {
     #[inline(always)]
     fn evaluate_plays_with(&mut self, plays: &[Play], out: &mut Vec<Probabilities>) {
         out.clear();
-        let mut changes = [(0, 0.0f32); INPUTS];
+        let mut changes = [(0u32, 0.0f32); INPUTS];
         for play in plays {
             let after = play.position.swapped();
             if let Some(points) = Backgammon.result(&after) {
@@ -266,7 +266,7 @@ impl Prepared<'_> {
                 }
                 let mut n = 0;
                 nearby.changes(|i, d| {
-                    changes[n] = (i, d);
+                    changes[n] = (i as u32, d);
                     n += (d != 0.0) as usize;
                 });
                 consistent(&net.outputs_after(&self.sums[k], &changes[..n]))

@@ -257,14 +257,14 @@ impl Network {
     /// `(input, difference)` pairs of `changes`: [`Network::add_input`] for each, then
     /// [`Network::outputs_from_sums`], with the same result to the bit.
     #[inline(always)]
-    pub fn outputs_after(&self, sums: &[f32], changes: &[(usize, f32)]) -> [f32; OUTPUTS] {
+    pub fn outputs_after(&self, sums: &[f32], changes: &[(u32, f32)]) -> [f32; OUTPUTS] {
         match self.hidden {
             SHIPPED_HIDDEN => self.outputs_after_fixed::<SHIPPED_HIDDEN>(sums, changes),
             _ => {
                 let mut s = [0.0f32; MAX_HIDDEN];
                 s[..self.hidden].copy_from_slice(&sums[..self.hidden]);
                 for &(i, d) in changes {
-                    self.add_input(i, d, &mut s);
+                    self.add_input(i as usize, d, &mut s);
                 }
                 self.outputs_from_sums(&s)
             }
@@ -272,9 +272,10 @@ impl Network {
     }
 
     #[inline(always)]
-    fn outputs_after_fixed<const H: usize>(&self, sums: &[f32], changes: &[(usize, f32)]) -> [f32; OUTPUTS] {
+    fn outputs_after_fixed<const H: usize>(&self, sums: &[f32], changes: &[(u32, f32)]) -> [f32; OUTPUTS] {
         let mut s: [f32; H] = sums[..H].try_into().unwrap();
         for &(i, d) in changes {
+            let i = i as usize;
             let row: &[f32; H] = self.w1[i * H..(i + 1) * H].try_into().unwrap();
             for j in 0..H {
                 s[j] += d * row[j];
