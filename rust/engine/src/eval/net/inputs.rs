@@ -264,7 +264,7 @@ fn features(side: &Summary, other: &Summary, same_made: Option<&[f32]>) -> [f32;
         // An opponent checker on this side's point q moves up through this side's points.
         let fewest = (1..=10).map(|q| escapes(side.made, q)).min().unwrap_or(36);
         f[8] = 1.0 - fewest as f32 / 36.0;
-        f[11] = (31 - side.made.leading_zeros().min(31)) as f32 / 24.0;
+        f[11] = highest(side.made) as f32 / 24.0;
     }
     f
 }
@@ -279,8 +279,14 @@ fn rearmost(side: &Summary) -> u32 {
     if side.bar > 0 {
         25
     } else {
-        31 - side.occupied.leading_zeros().min(31)
+        highest(side.occupied)
     }
+}
+
+/// The highest point of `mask` (bit `i` for point `i`), 0 for none.
+#[inline(always)]
+fn highest(mask: u32) -> u32 {
+    31 - mask.leading_zeros().min(31)
 }
 
 /// The pips the side must still move to bring every one of its checkers level with the
@@ -448,8 +454,7 @@ impl Nearby<'_> {
         let [a, b] = &self.summaries;
         // The rearmost checkers, each in its own numbering; the other side's rearmost point r
         // is our 25 - r.
-        let back = |s: &Summary| 31 - s.occupied.leading_zeros().min(31);
-        a.bar + b.bar == 0 && back(a) + back(b) < 25
+        a.bar + b.bar == 0 && rearmost(a) + rearmost(b) < 25
     }
 
     /// Calls `change(i, d)`, in increasing order of `i`, for every input `i` that can differ
