@@ -224,13 +224,41 @@ fn longest_run(mut mask: u32) -> u32 {
 /// The four units of a point holding `n` of a side's checkers.
 #[inline(always)]
 fn point_units(n: u32) -> [f32; 4] {
-    [
-        (n >= 1) as u8 as f32,
-        (n >= 2) as u8 as f32,
-        (n >= 3) as u8 as f32,
-        if n > 3 { (n - 3) as f32 * 0.5 } else { 0.0 },
-    ]
+    [(n >= 1) as u8 as f32, (n >= 2) as u8 as f32, (n >= 3) as u8 as f32, (n.max(3) - 3) as f32 * 0.5]
 }
+
+/// Unit `k` of [`point_units`].
+#[inline(always)]
+fn point_unit(n: u32, k: usize) -> f32 {
+    if k < 3 {
+        (n > k as u32) as u8 as f32
+    } else {
+        (n.max(3) - 3) as f32 * 0.5
+    }
+}
+
+/// Which of the four units of a point differ between `old` and `new` checkers there (bit `k`
+/// for unit `k`), at `[old][new]`: moving one checker changes one unit, so visiting only these
+/// spares the other three.
+static UNITS_CHANGED: [[u8; 16]; 16] = {
+    let mut table = [[0u8; 16]; 16];
+    let mut old = 0;
+    while old < 16 {
+        let mut new = 0;
+        while new < 16 {
+            let mut k = 0;
+            while k < 3 {
+                table[old][new] |= (((old > k) != (new > k)) as u8) << k;
+                k += 1;
+            }
+            let (a, b) = (if old > 3 { old } else { 3 }, if new > 3 { new } else { 3 });
+            table[old][new] |= ((a != b) as u8) << 3;
+            new += 1;
+        }
+        old += 1;
+    }
+    table
+};
 
 /// Inputs per side after the point units.
 const FEATURES: usize = SIDE_INPUTS - 96;
@@ -244,17 +272,11 @@ fn features(side: &Summary, other: &Summary, same_made: Option<&[f32]>) -> [f32;
     f[0] = side.bar as f32 * 0.5;
     f[1] = side.off as f32 / 15.0;
     f[2] = side.pips as f32 / 100.0;
-    f[3] = shots_between(side, other) as f32 / 36.0;
-    // The opponent's home board is its points 1..6.
-    let closed = (other.made & 0x7E).count_ones() as f32 / 6.0;
-    f[5] = 1.0 - closed * closed;
+    for (k, v) in FACING.into_iter().zip(facing(side, other)) {
+        f[k] = v;
+    }
     f[6] = side.outside as f32 / 15.0;
-    // Seen from the opponent's numbering, this side's checkers move up: its rearmost checker
-    // (point `back`, the bar being 25) stands at the opponent's point 25 - back.
-    let back = rearmost(side);
-    f[7] = if back > 0 { escapes(other.made, 25 - back) as f32 / 36.0 } else { 1.0 };
-    f[9] = break_contact(side, other) as f32 / 100.0;
-    f[10] = back as f32 / 24.0;
+    f[10] = rearmost(side) as f32 / 24.0;
     if let Some(known) = same_made {
         for k in MADE_ONLY {
             f[k] = known[k];
@@ -271,6 +293,23 @@ fn features(side: &Summary, other: &Summary, same_made: Option<&[f32]>) -> [f32;
 
 /// The features that depend on the side's made points alone.
 const MADE_ONLY: [usize; 3] = [4, 8, 11];
+
+/// The features that depend on the opponent's checkers too: the only ones that can change for
+/// a side whose own checkers stayed where they were.
+const FACING: [usize; 4] = [3, 5, 7, 9];
+
+/// The [`FACING`] features of `side` against `other`.
+#[inline(always)]
+fn facing(side: &Summary, other: &Summary) -> [f32; 4] {
+    let shots = shots_between(side, other) as f32 / 36.0;
+    // The opponent's home board is its points 1..6.
+    let closed = (other.made & 0x7E).count_ones() as f32 / 6.0;
+    // Seen from the opponent's numbering, this side's checkers move up: its rearmost checker
+    // (point `back`, the bar being 25) stands at the opponent's point 25 - back.
+    let back = rearmost(side);
+    let escaping = if back > 0 { escapes(other.made, 25 - back) as f32 / 36.0 } else { 1.0 };
+    [shots, 1.0 - closed * closed, escaping, break_contact(side, other) as f32 / 100.0]
+}
 
 /// The point of the side's rearmost checker in its own numbering (the bar is 25), 0 if it has
 /// none left.
@@ -407,14 +446,14 @@ impl Reference {
     /// for point `i` in each side's own numbering: `[side on roll, other side]`), on the bars
     /// and in the trays: a candidate play's position, for the side to roll after it.
     #[inline(always)]
-    pub fn nearby<'a>(&'a self, position: &'a Position, touched: [u32; 2]) -> Nearby<'a> {
+    pub fn nearby(&self, position: &Position, touched: [u32; 2]) -> Nearby<'_> {
         let b = position.board();
         let masks = [touched[0] & 0x1FF_FFFE, touched[1] & 0x1FF_FFFE];
         let summaries = [
             self.summaries[0].moved(masks[0], |i| ours_at(b, i), b[BAR] as u32),
             self.summaries[1].moved(masks[1], |i| theirs_at(b, i), (-b[0]) as u32),
         ];
-        Nearby { reference: self, board: b, masks, summaries }
+        Nearby { reference: self, masks, summaries }
     }
 }
 
@@ -435,7 +474,6 @@ fn theirs_at(board: &[i8; 26], i: usize) -> u32 {
 #[derive(Clone, Debug)]
 pub struct Nearby<'a> {
     reference: &'a Reference,
-    board: &'a [i8; 26],
     masks: [u32; 2],
     summaries: [Summary; 2],
 }
@@ -459,8 +497,9 @@ impl Nearby<'_> {
 
     /// Calls `change(i, d)`, in increasing order of `i`, for every input `i` that can differ
     /// from the reference's, `d` being the difference (`x[i] - reference.x[i]` in f32, so that
-    /// hidden sums updated by it round as they always have) and `0.0` where there is none: the
-    /// caller skips those without a branch to mispredict.
+    /// hidden sums updated by it round as they always have). Point units are visited only where
+    /// they differ; a feature that could have changed is visited with `0.0` where it did not,
+    /// and the caller skips those without a branch to mispredict.
     ///
     /// ```
     /// use gammon_engine::eval::net::inputs::{encode, Reference, INPUTS};
@@ -488,22 +527,32 @@ impl Nearby<'_> {
         let x = &self.reference.x;
         for half in 0..2 {
             let base = half * SIDE_INPUTS;
+            let (before, now) = (&self.reference.summaries[half], &self.summaries[half]);
             let mut mask = self.masks[half];
             while mask != 0 {
                 let i = mask.trailing_zeros() as usize;
                 mask &= mask - 1;
-                let n = if half == 0 { ours_at(self.board, i) } else { theirs_at(self.board, i) };
+                let (old, new) = (before.counts[i] as u32, now.counts[i] as u32);
                 let at = base + 4 * (i - 1);
-                for (k, u) in point_units(n).into_iter().enumerate() {
-                    change(at + k, u - x[at + k]);
+                let mut units = UNITS_CHANGED[old as usize & 15][new as usize & 15];
+                while units != 0 {
+                    let k = units.trailing_zeros() as usize;
+                    units &= units - 1;
+                    // The same bits as the unit's new value less `x[at + k]`, its old one.
+                    change(at + k, point_unit(new, k) - point_unit(old, k));
                 }
             }
             let at = base + 96;
-            // Usually true of the side on roll, whose blots alone can have been hit.
-            let unchanged = self.summaries[half].made == self.reference.summaries[half].made;
-            let same_made = unchanged.then(|| &x[at..at + FEATURES]);
-            let f = features(&self.summaries[half], &self.summaries[1 - half], same_made);
-            for (k, f) in f.into_iter().enumerate() {
+            let (side, other) = (now, &self.summaries[1 - half]);
+            if now.counts == before.counts {
+                // Usually true of the side on roll, whose blots alone can have been hit.
+                for (k, f) in FACING.into_iter().zip(facing(side, other)) {
+                    change(at + k, f - x[at + k]);
+                }
+                continue;
+            }
+            let same_made = (now.made == before.made).then(|| &x[at..at + FEATURES]);
+            for (k, f) in features(side, other, same_made).into_iter().enumerate() {
                 change(at + k, f - x[at + k]);
             }
         }
@@ -664,6 +713,20 @@ mod tests {
                     let home = crate::eval::bearoff::home_boards(&after).is_some();
                     assert_eq!(nearby.all_home(), home, "{}", play.notation());
                     assert_eq!(nearby.is_race(), after.is_race(), "{}", play.notation());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn changed_units_are_those_that_differ() {
+        for old in 0..16u32 {
+            for new in 0..16u32 {
+                let (was, is) = (point_units(old), point_units(new));
+                for k in 0..4 {
+                    assert_eq!(point_unit(new, k), is[k]);
+                    let changed = UNITS_CHANGED[old as usize][new as usize] >> k & 1 == 1;
+                    assert_eq!(changed, was[k] != is[k], "{old} -> {new}, unit {k}");
                 }
             }
         }
