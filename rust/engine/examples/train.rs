@@ -33,7 +33,9 @@
 //! that shape the weights (hidden units, step sizes, lambda, batch, seed). A run started on a
 //! directory with a checkpoint resumes from it with those settings and refuses flags that
 //! contradict them, so it plays and learns exactly as the uninterrupted run would have (with
-//! the same `--games`, which sets the step-size schedule). Every `--duel-every` games a
+//! the same `--games`, which sets the step-size schedule). A checkpoint copied into a new
+//! directory without `settings.txt` continues under the flags given; a `--hidden` larger than
+//! its nets' widens them first, the new units starting silent (`Network::widened`). Every `--duel-every` games a
 //! mirrored-dice duel against pubeval is appended to `DIR/train.log`, and the weights are kept as
 //! `DIR/net-GAMES.bin`. The shipped `data/net-v3.bin` started as such a file (4,500,000 games of
 //! TD(0), one game at a time, the last two thirds with a shrinking step; `docs/training.md`
@@ -202,12 +204,20 @@ fn main() {
     let settings_path = o.dir.join("settings.txt");
     let (mut net, s) = match std::fs::read(&checkpoint) {
         Ok(bytes) => {
-            let net = NeuralNet::from_bytes(&bytes).expect("a valid checkpoint");
+            let mut net = NeuralNet::from_bytes(&bytes).expect("a valid checkpoint");
             // A checkpoint without settings comes from a TD(0) run of one game at a time: the
-            // flags decide how it goes on.
+            // flags decide how it goes on, and a larger --hidden widens its nets.
             let s = match std::fs::read_to_string(&settings_path) {
                 Ok(text) => Settings::from_text(&text),
-                Err(_) => Settings { hidden: net.contact.hidden(), ..o.settings() },
+                Err(_) => {
+                    let s = Settings { hidden: o.hidden.unwrap_or(net.contact.hidden()), ..o.settings() };
+                    assert!(s.hidden >= net.contact.hidden(), "--hidden cannot narrow a checkpoint's nets");
+                    if s.hidden > net.contact.hidden() {
+                        net.contact = net.contact.widened(s.hidden, s.seed);
+                        net.race = net.race.widened(s.hidden, s.seed ^ 1);
+                    }
+                    s
+                }
             };
             o.check_against(&s);
             (net, s)
