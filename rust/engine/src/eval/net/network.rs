@@ -14,6 +14,9 @@ pub const MAX_HIDDEN: usize = 256;
 /// The hidden width of the shipped nets, which gets builds of its own: with the width known
 /// when compiling, sums stay in registers and loops have no remainders.
 const SHIPPED_HIDDEN: usize = 80;
+/// A wider width with builds of its own, so that training and judging wider nets runs at
+/// full speed too.
+const WIDE_HIDDEN: usize = 128;
 
 /// One net's weights.
 #[derive(Clone, Debug, PartialEq)]
@@ -116,8 +119,10 @@ impl Network {
     /// The hidden layer's weighted sums for inputs `x` (zero inputs skipped) into `sums`.
     #[inline(always)]
     pub fn hidden_sums(&self, x: &[f32], sums: &mut [f32]) {
-        if self.hidden == SHIPPED_HIDDEN {
-            return self.hidden_sums_fixed::<SHIPPED_HIDDEN>(x, sums);
+        match self.hidden {
+            SHIPPED_HIDDEN => return self.hidden_sums_fixed::<SHIPPED_HIDDEN>(x, sums),
+            WIDE_HIDDEN => return self.hidden_sums_fixed::<WIDE_HIDDEN>(x, sums),
+            _ => {}
         }
         let h = self.hidden;
         let sums = &mut sums[..h];
@@ -181,8 +186,14 @@ impl Network {
     /// The five outputs from the hidden activations.
     #[inline(always)]
     pub fn outputs(&self, hidden: &[f32]) -> [f32; OUTPUTS] {
-        if self.hidden == SHIPPED_HIDDEN {
-            return self.outputs_fixed::<SHIPPED_HIDDEN>(hidden[..SHIPPED_HIDDEN].try_into().unwrap());
+        match self.hidden {
+            SHIPPED_HIDDEN => {
+                return self.outputs_fixed::<SHIPPED_HIDDEN>(hidden[..SHIPPED_HIDDEN].try_into().unwrap())
+            }
+            WIDE_HIDDEN => {
+                return self.outputs_fixed::<WIDE_HIDDEN>(hidden[..WIDE_HIDDEN].try_into().unwrap())
+            }
+            _ => {}
         }
         let h = self.hidden;
         // The logits padded to eight, so that their sigmoids take one vector pass.
@@ -260,6 +271,7 @@ impl Network {
     pub fn outputs_after(&self, sums: &[f32], changes: &[(u32, f32)]) -> [f32; OUTPUTS] {
         match self.hidden {
             SHIPPED_HIDDEN => self.outputs_after_fixed::<SHIPPED_HIDDEN>(sums, changes),
+            WIDE_HIDDEN => self.outputs_after_fixed::<WIDE_HIDDEN>(sums, changes),
             _ => {
                 let mut s = [0.0f32; MAX_HIDDEN];
                 s[..self.hidden].copy_from_slice(&sums[..self.hidden]);
