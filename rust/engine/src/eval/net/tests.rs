@@ -23,8 +23,15 @@ fn sample_positions(count: usize) -> Vec<Position> {
 
 #[test]
 fn batched_candidates_match_single_evaluations() {
-    // A width of the general code and the shipped width, which has a build of its own.
-    for net in [&NeuralNet::random(32, 9), NeuralNet::builtin()] {
+    // A width of the general code, and the shipped and wide widths, which have builds of their
+    // own.
+    let builtin = NeuralNet::builtin();
+    let wide = NeuralNet {
+        contact: builtin.contact.widened(128, 3),
+        race: builtin.race.widened(128, 4),
+        ..*builtin
+    };
+    for net in [&NeuralNet::random(32, 9), builtin, &wide] {
         batched_candidates_match_single_evaluations_of(net);
     }
 }
@@ -121,14 +128,17 @@ fn best_of_is_the_first_best_candidate() {
 #[test]
 fn a_widened_net_computes_the_same_function() {
     let net = NeuralNet::random(24, 3);
-    let wide = net.contact.widened(40, 8);
-    assert_eq!(wide.hidden(), 40);
-    let mut x = [0.0f32; INPUTS];
-    for p in sample_positions(50) {
-        inputs::encode(&p, &mut x);
-        let (a, b) = (net.contact.forward(&x), wide.forward(&x));
-        for (u, v) in a.iter().zip(b) {
-            assert!((u - v).abs() < 1e-6, "{a:?} vs {b:?}");
+    // The general code, then the widths with builds of their own.
+    for width in [40, 80, 128] {
+        let wide = net.contact.widened(width, 8);
+        assert_eq!(wide.hidden(), width);
+        let mut x = [0.0f32; INPUTS];
+        for p in sample_positions(50) {
+            inputs::encode(&p, &mut x);
+            let (a, b) = (net.contact.forward(&x), wide.forward(&x));
+            for (u, v) in a.iter().zip(b) {
+                assert!((u - v).abs() < 1e-6, "{width}: {a:?} vs {b:?}");
+            }
         }
     }
 }
