@@ -692,9 +692,9 @@ mod tests {
                 for play in before.legal_plays(dice) {
                     let after = play.position.swapped();
                     let mut touched = [0u32; 2];
-                    for m in play.moves() {
+                    for (k, m) in play.moves().iter().enumerate() {
                         touched[1] |= 1 << m.from | 1 << m.to;
-                        touched[0] |= 1 << (25 - m.to);
+                        touched[0] |= (play.is_hit(k) as u32) << (25 - m.to);
                     }
                     let mut fresh = [0.0; INPUTS];
                     encode(&after, &mut fresh);

@@ -246,12 +246,12 @@ impl Prepared<'_> {
                 out.push(Probabilities::from_points(-points));
                 continue;
             }
-            // Only the points the play touched (for the opponent, the points where it may have
-            // hit) and the features can differ from the reference.
+            // Only the points the play touched (for the opponent, those where it hit) and the
+            // features can differ from the reference.
             let mut touched = [0u32; 2];
-            for m in play.moves() {
+            for (k, m) in play.moves().iter().enumerate() {
                 touched[1] |= 1 << m.from | 1 << m.to;
-                touched[0] |= 1 << (25 - m.to);
+                touched[0] |= (play.is_hit(k) as u32) << (25 - m.to);
             }
             let nearby = self.reference.nearby(&after, touched);
             let value = if nearby.all_home() {
