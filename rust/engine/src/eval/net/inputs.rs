@@ -54,7 +54,7 @@ pub fn sides(position: &Position) -> (Side, Side) {
 
 /// What the expert features need to know of one side, in its own numbering: bit `i` of each mask
 /// for point `i`. One pass over the points gives all of it, shared by both sides' features.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Summary {
     /// Points holding at least one checker.
     occupied: u32,
@@ -525,6 +525,27 @@ impl Nearby<'_> {
     #[inline(always)]
     pub fn changes(&self, mut change: impl FnMut(usize, f32)) {
         let x = &self.reference.x;
+        self.values(|i, v| change(i, v - x[i]));
+    }
+
+    /// The reference of this position with the turn passed back: what
+    /// [`Reference::new`]`(&position.swapped())` gives, bit for bit, at the cost of the inputs
+    /// that changed. A chosen play's position is the next reference of a game but one side
+    /// round; the inputs of a position and of its swap are the same two halves, exchanged.
+    pub fn turned(&self) -> Reference {
+        let x = &self.reference.x;
+        let mut turned = [0.0; INPUTS];
+        turned[..SIDE_INPUTS].copy_from_slice(&x[SIDE_INPUTS..]);
+        turned[SIDE_INPUTS..].copy_from_slice(&x[..SIDE_INPUTS]);
+        self.values(|i, v| turned[(i + SIDE_INPUTS) % INPUTS] = v);
+        Reference { x: turned, summaries: [self.summaries[1], self.summaries[0]] }
+    }
+
+    /// Calls `set(i, v)`, in increasing order of `i`, with the value `v` of every input `i` that
+    /// can differ from the reference's: the point units that do, and the features that may.
+    #[inline(always)]
+    fn values(&self, mut set: impl FnMut(usize, f32)) {
+        let x = &self.reference.x;
         for half in 0..2 {
             let base = half * SIDE_INPUTS;
             let (before, now) = (&self.reference.summaries[half], &self.summaries[half]);
@@ -538,8 +559,7 @@ impl Nearby<'_> {
                 while units != 0 {
                     let k = units.trailing_zeros() as usize;
                     units &= units - 1;
-                    // The same bits as the unit's new value less `x[at + k]`, its old one.
-                    change(at + k, point_unit(new, k) - point_unit(old, k));
+                    set(at + k, point_unit(new, k));
                 }
             }
             let at = base + 96;
@@ -547,13 +567,13 @@ impl Nearby<'_> {
             if now.counts == before.counts {
                 // Usually true of the side on roll, whose blots alone can have been hit.
                 for (k, f) in FACING.into_iter().zip(facing(side, other)) {
-                    change(at + k, f - x[at + k]);
+                    set(at + k, f);
                 }
                 continue;
             }
             let same_made = (now.made == before.made).then(|| &x[at..at + FEATURES]);
             for (k, f) in features(side, other, same_made).into_iter().enumerate() {
-                change(at + k, f - x[at + k]);
+                set(at + k, f);
             }
         }
     }
@@ -710,6 +730,10 @@ mod tests {
                     for i in 0..INPUTS {
                         assert!(seen[i] || fresh[i] == reference.x[i], "{} input {i}", play.notation());
                     }
+                    let turned = nearby.turned();
+                    let fresh = Reference::new(&after.swapped());
+                    assert_eq!(turned.x, fresh.x, "{}", play.notation());
+                    assert_eq!(turned.summaries, fresh.summaries, "{}", play.notation());
                     let home = crate::eval::bearoff::home_boards(&after).is_some();
                     assert_eq!(nearby.all_home(), home, "{}", play.notation());
                     assert_eq!(nearby.is_race(), after.is_race(), "{}", play.notation());

@@ -156,12 +156,13 @@ impl NeuralNet {
     /// `before`, the position of the player about to roll, ready for judging the plays of its
     /// rolls.
     pub fn prepare(&self, before: &Position) -> Prepared<'_> {
-        Prepared {
-            net: self,
-            reference: Reference::new(&before.swapped()),
-            sums: [[0.0; MAX_HIDDEN]; 2],
-            have: [false; 2],
-        }
+        // In a game the position is most often the one the last `best_of` on this thread
+        // chose, whose inputs that call has already derived.
+        let reference = CHOSEN.with_borrow_mut(|chosen| match chosen.take() {
+            Some(c) if c.after == *before => c.reference.nearby(&c.after, c.touched).turned(),
+            _ => Reference::new(&before.swapped()),
+        });
+        Prepared { net: self, reference, sums: [[0.0; MAX_HIDDEN]; 2], have: [false; 2] }
     }
 
     /// The values, for the player who moves, of the candidate `plays` from `before` (each the
@@ -175,7 +176,17 @@ impl NeuralNet {
     /// equity, the first of equals, and its value for the mover: [`NeuralNet::evaluate_plays`]
     /// without a buffer to pass in.
     pub fn best_of(&self, before: &Position, plays: &[Play]) -> (usize, Probabilities) {
-        self.prepare(before).best_of(plays)
+        let mut prepared = self.prepare(before);
+        let (best, value) = prepared.best_of(plays);
+        // What the next `prepare` needs if the game goes on from the chosen play; deriving its
+        // inputs is left to that call, as a bot asked about unrelated positions never makes it.
+        let chosen = Chosen {
+            after: plays[best].position.swapped(),
+            reference: prepared.reference,
+            touched: touched(&plays[best]),
+        };
+        CHOSEN.with_borrow_mut(|c| *c = Some(chosen));
+        (best, value)
     }
 
     /// For each of the 21 rolls ([`ALL_ROLLS`](crate::ALL_ROLLS) order) from `before`, its best
@@ -202,6 +213,31 @@ impl NeuralNet {
         encode(position, x);
         self.net(Class::of(position)).unwrap_or(&self.race).forward(x)
     }
+}
+
+/// The play [`NeuralNet::best_of`] last chose on a thread: the position after it, and the
+/// reference and points it was judged from, from which [`NeuralNet::prepare`] derives that
+/// position's reference.
+struct Chosen {
+    after: Position,
+    reference: Reference,
+    touched: [u32; 2],
+}
+
+thread_local! {
+    static CHOSEN: std::cell::RefCell<Option<Chosen>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The points of each side that `play` can have changed, for [`Reference::nearby`] from the
+/// position before it: those it moved from and to, and the opponent's where it hit.
+#[inline(always)]
+fn touched(play: &Play) -> [u32; 2] {
+    let mut touched = [0u32; 2];
+    for (k, m) in play.moves().iter().enumerate() {
+        touched[1] |= 1 << m.from | 1 << m.to;
+        touched[0] |= (play.is_hit(k) as u32) << (25 - m.to);
+    }
+    touched
 }
 
 impl Prepared<'_> {
@@ -246,14 +282,7 @@ impl Prepared<'_> {
                 out.push(Probabilities::from_points(-points));
                 continue;
             }
-            // Only the points the play touched (for the opponent, those where it hit) and the
-            // features can differ from the reference.
-            let mut touched = [0u32; 2];
-            for (k, m) in play.moves().iter().enumerate() {
-                touched[1] |= 1 << m.from | 1 << m.to;
-                touched[0] |= (play.is_hit(k) as u32) << (25 - m.to);
-            }
-            let nearby = self.reference.nearby(&after, touched);
+            let nearby = self.reference.nearby(&after, touched(play));
             let value = if nearby.all_home() {
                 bearoff::probabilities(&after).expect("bear-off class")
             } else {
