@@ -14,7 +14,9 @@
 //!
 //! Candidate plays of one roll are judged together ([`NeuralNet::evaluate_plays`]): they differ
 //! from the position before the roll in a handful of inputs, so each net's hidden sums are
-//! computed once for that position and updated for each candidate.
+//! computed once for that position and updated for each candidate. In a game, the inputs of the
+//! position before the next roll are derived from those of the play [`NeuralNet::best_of`]
+//! chose rather than encoded afresh.
 
 pub mod gradient;
 pub mod inputs;
