@@ -153,6 +153,18 @@ struct Tables {
     mean_first: Vec<f64>,
 }
 
+/// The result among `results` with the smallest mean in `means`, the first of equals.
+fn best(results: &[(usize, bool)], means: &[f64]) -> usize {
+    results.iter().map(|&(p, _)| p).min_by(|&a, &b| means[a].total_cmp(&means[b])).unwrap()
+}
+
+/// Adds to `dist` `w` times the distribution of `table` for position `i`, one roll later.
+fn add_one_roll_later(dist: &mut [f64; MAX_ROLLS], w: f64, table: &[f32], i: usize) {
+    for n in 1..MAX_ROLLS {
+        dist[n] += w * table[i * MAX_ROLLS + n - 1] as f64;
+    }
+}
+
 /// The entry of position `i` (with at least one checker), from the entries of the positions
 /// its rolls lead to, which all have fewer pips.
 fn entry(t: &Tables, i: usize, results: &mut Vec<(usize, bool)>) -> Entry {
@@ -164,27 +176,15 @@ fn entry(t: &Tables, i: usize, results: &mut Vec<(usize, bool)>) -> Entry {
         for d2 in d1..=6 {
             let w = if d1 == d2 { 1.0 / 36.0 } else { 2.0 / 36.0 };
             plays(&c, d1, d2, results);
-            let best_off = results
-                .iter()
-                .map(|&(p, _)| p)
-                .min_by(|&a, &b| t.mean_off[a].total_cmp(&t.mean_off[b]))
-                .unwrap();
+            let best_off = best(results, &t.mean_off);
             e_off += w * t.mean_off[best_off];
-            for n in 1..MAX_ROLLS {
-                dist_off[n] += w * t.off[best_off * MAX_ROLLS + n - 1] as f64;
-            }
+            add_one_roll_later(&mut dist_off, w, &t.off, best_off);
             if results.iter().any(|&(_, offed)| offed) {
                 dist_first[1] += w;
             } else {
-                let best = results
-                    .iter()
-                    .map(|&(p, _)| p)
-                    .min_by(|&a, &b| t.mean_first[a].total_cmp(&t.mean_first[b]))
-                    .unwrap();
-                e_first += w * t.mean_first[best];
-                for n in 1..MAX_ROLLS {
-                    dist_first[n] += w * t.first[best * MAX_ROLLS + n - 1] as f64;
-                }
+                let best_first = best(results, &t.mean_first);
+                e_first += w * t.mean_first[best_first];
+                add_one_roll_later(&mut dist_first, w, &t.first, best_first);
             }
         }
     }
