@@ -25,6 +25,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use crate::board::{Position, BAR};
+use crate::moves::Play;
 
 /// Inputs for one side.
 pub const SIDE_INPUTS: usize = 24 * 4 + 12;
@@ -444,7 +445,8 @@ impl Reference {
 
     /// `position`, which differs from the reference only on the points of `touched` (bit `i`
     /// for point `i` in each side's own numbering: `[side on roll, other side]`), on the bars
-    /// and in the trays: a candidate play's position, for the side to roll after it.
+    /// and in the trays: a candidate play's position, for the side to roll after it ([`touched`]
+    /// gives the points for a play).
     #[inline(always)]
     pub fn nearby(&self, position: &Position, touched: [u32; 2]) -> Nearby<'_> {
         let b = position.board();
@@ -455,6 +457,18 @@ impl Reference {
         ];
         Nearby { reference: self, masks, summaries }
     }
+}
+
+/// The points of each side that `play` can have changed, for [`Reference::nearby`] from the
+/// position before it: those it moved from and to, and the opponent's where it hit.
+#[inline(always)]
+pub fn touched(play: &Play) -> [u32; 2] {
+    let mut touched = [0u32; 2];
+    for (k, m) in play.moves().iter().enumerate() {
+        touched[1] |= 1 << m.from | 1 << m.to;
+        touched[0] |= (play.is_hit(k) as u32) << (25 - m.to);
+    }
+    touched
 }
 
 /// The checkers of the side on roll on its point `i`.
@@ -711,16 +725,11 @@ mod tests {
                 assert_eq!(reference.x, ref_x);
                 for play in before.legal_plays(dice) {
                     let after = play.position.swapped();
-                    let mut touched = [0u32; 2];
-                    for (k, m) in play.moves().iter().enumerate() {
-                        touched[1] |= 1 << m.from | 1 << m.to;
-                        touched[0] |= (play.is_hit(k) as u32) << (25 - m.to);
-                    }
                     let mut fresh = [0.0; INPUTS];
                     encode(&after, &mut fresh);
                     let mut seen = [false; INPUTS];
                     let mut last = None;
-                    let nearby = reference.nearby(&after, touched);
+                    let nearby = reference.nearby(&after, touched(&play));
                     nearby.changes(|i, d| {
                         assert!(last < Some(i), "{} input {i} out of order", play.notation());
                         assert_eq!(d, fresh[i] - reference.x[i], "{} input {i}", play.notation());

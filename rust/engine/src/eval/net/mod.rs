@@ -29,7 +29,7 @@ use crate::board::Position;
 use crate::dice_game::{Backgammon, DiceGame};
 use crate::error::{Error, Result};
 use crate::moves::Play;
-use inputs::{encode, Reference, INPUTS};
+use inputs::{encode, touched, Reference, INPUTS};
 use network::{Network, MAX_HIDDEN, OUTPUTS};
 use std::sync::OnceLock;
 
@@ -228,18 +228,6 @@ struct Chosen {
 
 thread_local! {
     static CHOSEN: std::cell::RefCell<Option<Chosen>> = const { std::cell::RefCell::new(None) };
-}
-
-/// The points of each side that `play` can have changed, for [`Reference::nearby`] from the
-/// position before it: those it moved from and to, and the opponent's where it hit.
-#[inline(always)]
-fn touched(play: &Play) -> [u32; 2] {
-    let mut touched = [0u32; 2];
-    for (k, m) in play.moves().iter().enumerate() {
-        touched[1] |= 1 << m.from | 1 << m.to;
-        touched[0] |= (play.is_hit(k) as u32) << (25 - m.to);
-    }
-    touched
 }
 
 impl Prepared<'_> {
