@@ -225,10 +225,11 @@ fn longest_run(mut mask: u32) -> u32 {
 /// The four units of a point holding `n` of a side's checkers.
 #[inline(always)]
 fn point_units(n: u32) -> [f32; 4] {
-    [(n >= 1) as u8 as f32, (n >= 2) as u8 as f32, (n >= 3) as u8 as f32, (n.max(3) - 3) as f32 * 0.5]
+    std::array::from_fn(|k| point_unit(n, k))
 }
 
-/// Unit `k` of [`point_units`].
+/// Unit `k` of a point holding `n` checkers: `n >= 1`, `n >= 2`, `n >= 3`, then `(n - 3) / 2`
+/// when `n > 3`.
 #[inline(always)]
 fn point_unit(n: u32, k: usize) -> f32 {
     if k < 3 {
