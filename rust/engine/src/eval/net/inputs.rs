@@ -16,10 +16,17 @@
 //!   side's points contain an opponent checker on its points 1..=10 (one minus the fewest
 //!   escapes / 36); the pips this side must still move to bring its checkers level with the
 //!   opponent's rearmost checker / 100; the point of its rearmost checker and of its rearmost
-//!   made point / 24.
+//!   made point / 24;
+//! * what the next roll threatens and what the side can still do: the share of the opponent's
+//!   rolls that reach two or more of this side's blots; the pips this side loses to a hit,
+//!   averaged over the 36 rolls, each counting its costliest blot / 12; how far forward this
+//!   side's most advanced point in the opponent's home board or on its bar point stands (0 if
+//!   none, 1 for the bar point); the pips of the checkers that can move without breaking a
+//!   home-board point / 100; and mobility: over the six die values, the occupied
+//!   points with a checker free to move that far / 36.
 //!
-//! All inputs lie in 0..=1 except the stacked-point unit, the bar (up to 6) and the two pip
-//! counts (up to 3.75).
+//! All inputs lie in 0..=1 except the stacked-point unit, the bar (up to 6), the pip counts
+//! (up to 3.75), the pip loss (up to 2) and the mobility (up to 2.5).
 
 // Loops run over point numbers, which index several arrays at once.
 #![allow(clippy::needless_range_loop)]
@@ -28,7 +35,7 @@ use crate::board::{Position, BAR};
 use crate::moves::Play;
 
 /// Inputs for one side.
-pub const SIDE_INPUTS: usize = 24 * 4 + 12;
+pub const SIDE_INPUTS: usize = 24 * 4 + 17;
 /// Inputs for the whole position (both sides).
 pub const INPUTS: usize = 2 * SIDE_INPUTS;
 
@@ -145,13 +152,25 @@ impl Summary {
 /// the defender has not made. The rule that checkers on the bar must enter first is ignored, as
 /// are hits by checkers still to enter beyond the first: it is an input, not an exact count.
 pub fn shots(defender: &Side, attacker: &Side) -> u32 {
-    shots_between(&Summary::of(defender), &Summary::of(attacker))
+    shots_between(&Summary::of(defender), &Summary::of(attacker)).hits
 }
 
-fn shots_between(defender: &Summary, attacker: &Summary) -> u32 {
+/// What the attacker's next roll threatens: see [`shots`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Shots {
+    /// Rolls (of 36) that reach at least one blot.
+    hits: u32,
+    /// Rolls that reach two blots or more, with one checker or two: a measure of double hits.
+    doubles: u32,
+    /// The pips the defender loses summed over the rolls, each roll counting its costliest
+    /// blot within reach (a blot on the defender's point `i` loses `25 - i`).
+    pips: u32,
+}
+
+fn shots_between(defender: &Summary, attacker: &Summary) -> Shots {
     let blots = defender.blots;
     if blots == 0 {
-        return 0;
+        return Shots { hits: 0, doubles: 0, pips: 0 };
     }
     // The defender's point i is the attacker's point 25 - i (bit reversal of bits 1..=24);
     // attacker positions in the defender's numbering grow as the attacker moves, from 0 (its
@@ -162,7 +181,7 @@ fn shots_between(defender: &Summary, attacker: &Summary) -> u32 {
     // registers (variable shifts). A checker moved by the first die must land open (a, b);
     // a combination reaches on with the other die (s2 and b << d1, the last landing being on a
     // blot, so open); doubles go up to four steps, each landing open (s3, s4).
-    let mut count = 0;
+    let (mut hits, mut doubles, mut pips) = (0, 0, 0);
     for r in 0..ROLL_LANES {
         let (d1, d2) = (ROLLS.d1[r], ROLLS.d2[r]);
         let a = (from << d1) & open;
@@ -170,10 +189,15 @@ fn shots_between(defender: &Summary, attacker: &Summary) -> u32 {
         let s2 = (a << d2) & open;
         let s3 = (s2 << d1) & open;
         let s4 = (s3 << d1) & open;
-        let reach = a | b | s2 | (b << d1) | (ROLLS.double[r] & (s3 | s4));
-        count += ((reach & blots != 0) as u32) * ROLLS.weight[r];
+        let reach = (a | b | s2 | (b << d1) | (ROLLS.double[r] & (s3 | s4))) & blots;
+        let w = ROLLS.weight[r];
+        hits += ((reach != 0) as u32) * w;
+        doubles += ((reach & reach.wrapping_sub(1) != 0) as u32) * w;
+        // The lowest blot reached is the furthest advanced; none reached (32 trailing zeros)
+        // loses nothing.
+        pips += 25u32.saturating_sub(reach.trailing_zeros()) * w;
     }
-    count
+    Shots { hits, doubles, pips }
 }
 
 /// Lanes of [`RollLanes`]: the 21 rolls and three empty ones, a whole number of vectors.
@@ -279,6 +303,7 @@ fn features(side: &Summary, other: &Summary, same_made: Option<&[f32]>) -> [f32;
     }
     f[6] = side.outside as f32 / 15.0;
     f[10] = rearmost(side) as f32 / 24.0;
+    f[15] = free_pips(side) as f32 / 100.0;
     if let Some(known) = same_made {
         for k in MADE_ONLY {
             f[k] = known[k];
@@ -289,28 +314,72 @@ fn features(side: &Summary, other: &Summary, same_made: Option<&[f32]>) -> [f32;
         let fewest = (1..=10).map(|q| escapes(side.made, q)).min().unwrap_or(36);
         f[8] = 1.0 - fewest as f32 / 36.0;
         f[11] = highest(side.made) as f32 / 24.0;
+        f[14] = forward_anchor(side.made) as f32 / 7.0;
     }
     f
 }
 
 /// The features that depend on the side's made points alone.
-const MADE_ONLY: [usize; 3] = [4, 8, 11];
+const MADE_ONLY: [usize; 4] = [4, 8, 11, 14];
 
 /// The features that depend on the opponent's checkers too: the only ones that can change for
 /// a side whose own checkers stayed where they were.
-const FACING: [usize; 4] = [3, 5, 7, 9];
+const FACING: [usize; 7] = [3, 5, 7, 9, 12, 13, 16];
 
 /// The [`FACING`] features of `side` against `other`.
 #[inline(always)]
-fn facing(side: &Summary, other: &Summary) -> [f32; 4] {
-    let shots = shots_between(side, other) as f32 / 36.0;
+fn facing(side: &Summary, other: &Summary) -> [f32; 7] {
+    let shots = shots_between(side, other);
     // The opponent's home board is its points 1..6.
     let closed = (other.made & 0x7E).count_ones() as f32 / 6.0;
     // Seen from the opponent's numbering, this side's checkers move up: its rearmost checker
     // (point `back`, the bar being 25) stands at the opponent's point 25 - back.
     let back = rearmost(side);
     let escaping = if back > 0 { escapes(other.made, 25 - back) as f32 / 36.0 } else { 1.0 };
-    [shots, 1.0 - closed * closed, escaping, break_contact(side, other) as f32 / 100.0]
+    [
+        shots.hits as f32 / 36.0,
+        1.0 - closed * closed,
+        escaping,
+        break_contact(side, other) as f32 / 100.0,
+        shots.doubles as f32 / 36.0,
+        shots.pips as f32 / (36.0 * 12.0),
+        mobility(side, other) as f32 / 36.0,
+    ]
+}
+
+/// The pips of the side's checkers that can move without breaking a point of its home board:
+/// all but two checkers of each home point it has made. Little of it left means the board
+/// must soon crack.
+#[inline(always)]
+fn free_pips(side: &Summary) -> u32 {
+    let mut home = side.made & 0x7E;
+    let mut held = 0;
+    while home != 0 {
+        held += 2 * home.trailing_zeros();
+        home &= home - 1;
+    }
+    side.pips - held
+}
+
+/// How far forward the side's most advanced point in the opponent's home board or on its bar
+/// point (the side's points 18..=24) is: `25 - point`, so 7 for the opponent's bar point and 1
+/// for its ace point; 0 if it holds none there.
+#[inline(always)]
+fn forward_anchor(made: u32) -> u32 {
+    let held = made & (0x7F << 18);
+    if held == 0 { 0 } else { 25 - held.trailing_zeros() }
+}
+
+/// Over the six die values, how many of the side's occupied points (the bar included) have a
+/// checker that can move that far to a point the opponent has not made: a measure of how freely
+/// the side can play, bearing off aside.
+#[inline(always)]
+fn mobility(side: &Summary, other: &Summary) -> u32 {
+    // The opponent's point j is this side's point 25 - j.
+    let blocked = other.made.reverse_bits() >> 6;
+    let from = side.occupied | ((side.bar > 0) as u32) << BAR;
+    let open = !blocked & 0x1FF_FFFE;
+    (1..=6).map(|d| ((from >> d) & open).count_ones()).sum()
 }
 
 /// The point of the side's rearmost checker in its own numbering (the bar is 25), 0 if it has
@@ -602,6 +671,12 @@ mod tests {
     /// Counts hitting rolls the slow way: every roll, every attacker checker, every order of the
     /// dice, intermediate landing spots checked against the defender's made points.
     fn shots_by_enumeration(defender: &Side, attacker: &Side) -> u32 {
+        threats_by_enumeration(defender, attacker).hits
+    }
+
+    /// [`Shots`] the slow way: for each roll, the set of blots some checker reaches, landing only
+    /// on open points (a hit blot's point is open, so a checker may go on past it).
+    fn threats_by_enumeration(defender: &Side, attacker: &Side) -> Shots {
         let blot = |i: i32| (1..=24).contains(&i) && defender[i as usize] == 1;
         let open = |i: i32| (1..=24).contains(&i) && defender[i as usize] < 2;
         let mut starts = vec![];
@@ -613,31 +688,33 @@ mod tests {
         if attacker[BAR] > 0 {
             starts.push(0);
         }
-        let mut count = 0;
+        let mut threats = Shots { hits: 0, doubles: 0, pips: 0 };
         for d1 in 1..=6 {
             for d2 in 1..=6 {
                 let steps: Vec<i32> = if d1 == d2 { vec![d1; 4] } else { vec![d1, d2] };
                 let orders: Vec<Vec<i32>> =
                     if d1 == d2 { vec![steps.clone()] } else { vec![steps.clone(), vec![d2, d1]] };
-                let hit = starts.iter().any(|&s| {
-                    orders.iter().any(|order| {
+                let mut reached = std::collections::BTreeSet::new();
+                for &s in &starts {
+                    for order in &orders {
                         let mut at = s;
                         for &d in order {
                             at += d;
-                            if blot(at) {
-                                return true;
-                            }
                             if !open(at) {
-                                return false;
+                                break;
+                            }
+                            if blot(at) {
+                                reached.insert(at);
                             }
                         }
-                        false
-                    })
-                });
-                count += hit as u32;
+                    }
+                }
+                threats.hits += !reached.is_empty() as u32;
+                threats.doubles += (reached.len() >= 2) as u32;
+                threats.pips += reached.first().map_or(0, |&i| 25 - i as u32);
             }
         }
-        count
+        threats
     }
 
     #[test]
@@ -672,7 +749,8 @@ mod tests {
             }
             for q in [p, p.swapped()] {
                 let (ours, theirs) = sides(&q);
-                assert_eq!(shots(&ours, &theirs), shots_by_enumeration(&ours, &theirs), "{q:?}");
+                let threats = shots_between(&Summary::of(&ours), &Summary::of(&theirs));
+                assert_eq!(threats, threats_by_enumeration(&ours, &theirs), "{q:?}");
             }
         }
     }
