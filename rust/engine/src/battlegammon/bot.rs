@@ -198,6 +198,10 @@ impl Policy<Battlegammon> for Bot {
         Some(self)
     }
 
+    fn deterministic(&self) -> bool {
+        true
+    }
+
     fn name(&self) -> &str {
         "bot"
     }

@@ -59,6 +59,10 @@ impl Policy<Battlegammon> for GreedyBot {
         self.pick(&at.position, plays)
     }
 
+    fn deterministic(&self) -> bool {
+        true
+    }
+
     fn name(&self) -> &str {
         "greedy"
     }
@@ -118,6 +122,10 @@ impl Policy<Battlegammon> for BuiltinPolicy {
             BuiltinPolicy::Bot(bot) => Some(bot),
             _ => None,
         }
+    }
+
+    fn deterministic(&self) -> bool {
+        !matches!(self, BuiltinPolicy::Random)
     }
 
     fn name(&self) -> &str {

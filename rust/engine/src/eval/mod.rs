@@ -86,6 +86,13 @@ pub trait Policy<G: DiceGame>: Sync {
         false
     }
 
+    /// True when [`Policy::choose`] depends on its position, dice and plays alone and never
+    /// draws from the stream, so that a rollout may make a choice once for all the trials that
+    /// meet the same position and roll (its first two plies). False unless a policy says so.
+    fn deterministic(&self) -> bool {
+        false
+    }
+
     /// A short name for reports, e.g. `"pubeval"`.
     fn name(&self) -> &str;
 }

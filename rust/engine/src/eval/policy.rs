@@ -59,6 +59,10 @@ impl<G: DiceGame, E: Evaluator<G::Position>> Policy<G> for EvaluatorPolicy<E> {
         Some(&self.evaluator)
     }
 
+    fn deterministic(&self) -> bool {
+        true
+    }
+
     fn name(&self) -> &str {
         &self.name
     }
@@ -141,6 +145,10 @@ impl Policy<Backgammon> for BuiltinPolicy {
     fn chooses_the_evaluators_best(&self) -> bool {
         // The net policy is the bot at ply 0, which takes `NeuralNet::best_of`'s play.
         *self == BuiltinPolicy::Net
+    }
+
+    fn deterministic(&self) -> bool {
+        *self != BuiltinPolicy::Random
     }
 
     fn name(&self) -> &str {

@@ -162,6 +162,10 @@ impl Policy<Backgammon> for PubevalPolicy {
         }
     }
 
+    fn deterministic(&self) -> bool {
+        true
+    }
+
     fn name(&self) -> &str {
         "pubeval"
     }

@@ -343,6 +343,10 @@ impl Policy<Backgammon> for Bot<'_> {
         self.ply == 0
     }
 
+    fn deterministic(&self) -> bool {
+        true
+    }
+
     fn name(&self) -> &str {
         match self.ply {
             0 => "net",

@@ -2,7 +2,7 @@
 //! cancellation and progress reports between batches.
 
 use super::stats::{RolloutResult, RolloutSums};
-use super::trial::{Setup, TrialValues, Worker};
+use super::trial::{early_plies, Setup, TrialValues, Worker};
 use super::{RolloutOptions, Start};
 use crate::dice_game::DiceGame;
 use crate::error::{Error, Result};
@@ -108,6 +108,7 @@ where
         seed: options.seed,
         quasi_random: options.quasi_random,
         cancel: options.cancel.as_deref(),
+        early: policy.deterministic().then(early_plies),
     };
     let mut describe = format!(
         "policy={} {}={:?} truncate={:?} variance_reduction={} quasi_random={}",

@@ -497,3 +497,62 @@ fn reusing_the_luck_pass_choice_changes_nothing() {
     assert_eq!(reused.sums, afresh.sums);
     assert_eq!(reused.equity.to_bits(), afresh.equity.to_bits());
 }
+
+/// Another policy making every choice afresh: the same choices, without the claim that they
+/// are deterministic, so that a rollout plays its first two plies again in every trial.
+struct Afresh(BuiltinPolicy);
+
+impl Policy<Backgammon> for Afresh {
+    fn choose(
+        &self,
+        game: &Backgammon,
+        position: &Position,
+        dice: crate::Dice,
+        plays: &[crate::Play],
+        stream: &mut crate::DiceStream,
+    ) -> usize {
+        self.0.choose(game, position, dice, plays, stream)
+    }
+
+    fn evaluator(&self) -> Option<&dyn Evaluator<Position>> {
+        self.0.evaluator()
+    }
+
+    fn roll_values(
+        &self,
+        game: &Backgammon,
+        position: &Position,
+        plays: &mut Vec<crate::Play>,
+        out: &mut [Probabilities; 21],
+        best: &mut [usize; 21],
+    ) -> bool {
+        self.0.roll_values(game, position, plays, out, best)
+    }
+
+    fn chooses_the_evaluators_best(&self) -> bool {
+        self.0.chooses_the_evaluators_best()
+    }
+
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+}
+
+#[test]
+fn the_first_two_plies_played_once_give_the_same_games() {
+    let p = pos!(24 => 2, 13 => 4, 8 => 3, 6 => 5, 5 => 1, 1 => -2, 12 => -5, 17 => -3, 19 => -4, 20 => -1);
+    assert!(BuiltinPolicy::Net.deterministic() && !BuiltinPolicy::Random.deterministic());
+    for (policy, reduce) in
+        [(BuiltinPolicy::Pubeval, false), (BuiltinPolicy::Net, false), (BuiltinPolicy::Net, true)]
+    {
+        for threads in [1, 2] {
+            let o = RolloutOptions { variance_reduction: reduce, ..options(108, 3, threads) };
+            let once = rollout(&p, &policy, &o).unwrap();
+            let afresh = rollout(&p, &Afresh(policy), &o).unwrap();
+            assert_eq!(once.sums, afresh.sums, "{policy:?} {reduce} {threads}");
+            let once = rollout_opening(&policy, &o).unwrap();
+            let afresh = rollout_opening(&Afresh(policy), &o).unwrap();
+            assert_eq!(once.sums, afresh.sums, "opening {policy:?} {reduce} {threads}");
+        }
+    }
+}

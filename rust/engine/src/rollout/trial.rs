@@ -7,6 +7,7 @@ use crate::dice::{Dice, DiceStream, ALL_ROLLS};
 use crate::dice_game::DiceGame;
 use crate::eval::{Evaluator, Policy, Probabilities};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
 
 /// What every trial of a rollout shares.
 pub(crate) struct Setup<'a, G: DiceGame, P> {
@@ -22,7 +23,35 @@ pub(crate) struct Setup<'a, G: DiceGame, P> {
     pub seed: u64,
     pub quasi_random: bool,
     pub cancel: Option<&'a AtomicBool>,
+    /// The steps of the first two plies, made once for every trial that meets them (see
+    /// [`early_plies`]); `None` when the policy's choices are not [`Policy::deterministic`].
+    pub early: Option<Vec<OnceLock<Step<G>>>>,
 }
+
+/// Room for the first two plies' steps: the first ply's depend on the first roll alone (36
+/// outcomes), the second's on both (36 × 36). A rollout's trials share a start, and its first
+/// two rolls are stratified, so every one of these positions and rolls comes back again and
+/// again; each is played once. The same step results whichever trial makes it first, so the
+/// games, and the rollout, are those of making every step afresh.
+pub(crate) fn early_plies<G: DiceGame>() -> Vec<OnceLock<Step<G>>> {
+    (0..36 + 36 * 36).map(|_| OnceLock::new()).collect()
+}
+
+/// One ply of a trial: the position after the play chosen and the roll's luck (variance
+/// reduction), as the player to roll sees it.
+pub(crate) struct Step<G: DiceGame> {
+    after: G::Position,
+    luck: Option<[f64; 5]>,
+}
+
+// By hand: a derive would ask `G` itself to be `Copy`.
+impl<G: DiceGame> Clone for Step<G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: DiceGame> Copy for Step<G> {}
 
 /// A trial's values in fixed point: without and with the luck of the dice removed.
 pub(crate) struct TrialValues {
@@ -73,32 +102,26 @@ impl<G: DiceGame> Worker<G> {
             if setup.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
                 return None;
             }
-            let dice = match ply {
-                0 => Dice::from_outcome(first),
-                1 => Dice::from_outcome(second),
-                _ => stream.roll(),
+            let (dice, early) = match ply {
+                0 => (Dice::from_outcome(first), Some(first as usize)),
+                1 => (Dice::from_outcome(second), Some(36 * (1 + first as usize) + second as usize)),
+                _ => (stream.roll(), None),
             };
-            game.legal_plays(&position, dice, &mut self.plays);
-            let mut chosen = None;
-            // The opening roll's luck is left alone: it is stratified over its 30 outcomes.
-            if setup.variance_reduction && !(setup.opening && ply == 0) && setup.evaluator.is_some() {
-                let (l, best) = self.roll_luck(game, setup.policy, &position, dice);
+            let step = match (&setup.early, early) {
+                (Some(steps), Some(k)) => {
+                    *steps[k].get_or_init(|| self.step(setup, &position, dice, ply, &mut stream))
+                }
+                _ => self.step(setup, &position, dice, ply, &mut stream),
+            };
+            if let Some(l) = step.luck {
                 // Seen by the other side a difference of values changes sign for the win and
                 // trades gammons won for gammons lost.
-                let l = l.to_array();
                 let l = if ours { l } else { [-l[0], l[3], l[4], l[1], l[2]] };
                 for (acc, x) in luck.iter_mut().zip(l) {
                     *acc += x;
                 }
-                if setup.policy.chooses_the_evaluators_best() {
-                    chosen = Some(best);
-                }
             }
-            let k = match chosen {
-                Some(k) => k,
-                None => setup.policy.choose(game, &position, dice, &self.plays, &mut stream),
-            };
-            position = game.after(&self.plays[k]);
+            position = step.after;
             ours = !ours;
             ply += 1;
         };
@@ -106,6 +129,33 @@ impl<G: DiceGame> Worker<G> {
         let plain = outcome.to_array();
         let reduced = Probabilities::from_array(std::array::from_fn(|k| plain[k] - luck[k]));
         Some(TrialValues { plain: fixed(&outcome), reduced: fixed(&reduced) })
+    }
+
+    /// Plays `dice` from `position` at ply `ply` of a trial.
+    fn step<P: Policy<G>>(
+        &mut self,
+        setup: &Setup<'_, G, P>,
+        position: &G::Position,
+        dice: Dice,
+        ply: u32,
+        stream: &mut DiceStream,
+    ) -> Step<G> {
+        let game = setup.game;
+        game.legal_plays(position, dice, &mut self.plays);
+        let (mut luck, mut chosen) = (None, None);
+        // The opening roll's luck is left alone: it is stratified over its 30 outcomes.
+        if setup.variance_reduction && !(setup.opening && ply == 0) && setup.evaluator.is_some() {
+            let (l, best) = self.roll_luck(game, setup.policy, position, dice);
+            luck = Some(l.to_array());
+            if setup.policy.chooses_the_evaluators_best() {
+                chosen = Some(best);
+            }
+        }
+        let k = match chosen {
+            Some(k) => k,
+            None => setup.policy.choose(game, position, dice, &self.plays, stream),
+        };
+        Step { after: game.after(&self.plays[k]), luck }
     }
 
     /// How much better the roll thrown is than the average roll, for the player to roll: the
