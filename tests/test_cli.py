@@ -103,9 +103,10 @@ def test_hint_uses_the_dice_rolled_in_the_id(capsys):
 
 
 def test_hint_ranks_at_the_ids_score(capsys):
-    # Double match point (4-4 in a 5-point match): the bot hits and plays safe rather than run on
-    # with the hitter as it does for money.
-    position = Position.from_id("+hkAAPwGCAj4AA")
+    # Double match point (4-4 in a 5-point match): the bot hits and carries the hitter on to
+    # safety, where for money it leaves it and brings a builder, playing for a gammon against a
+    # crashed board.
+    position = Position.from_id("+2UAECPM5tCBBA")
     board = position.xgid.split(":")[0]
     xgid = f"{board}:0:0:1:41:4:4:0:5:10"
     ctx = CubeContext.from_game(Match.from_xgid(xgid).game)

@@ -305,8 +305,9 @@ def test_go_cube_answers_both_ways_and_go_turn_adds_the_play(engine):
 def test_plays_at_a_match_score_are_ranked_at_that_score(engine):
     bot = Bot(ply=0)
     # At double match point (4-4 in a 5-point match) only winning counts: here the bot hits and
-    # plays safe instead of running on with the hitter as it does for money.
-    position = Position.from_id("+hkAAPwGCAj4AA")
+    # carries the hitter on to safety, where for money it leaves it and brings a builder, playing
+    # for a gammon against a crashed board.
+    position = Position.from_id("+2UAECPM5tCBBA")
     board, *_ = position.xgid.split(":")
     xgid = f"{board}:0:0:1:41:4:4:0:5:10"
     game = Match.from_xgid(xgid).game

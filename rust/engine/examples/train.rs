@@ -37,7 +37,7 @@
 //! directory without `settings.txt` continues under the flags given; a `--hidden` larger than
 //! its nets' widens them first, the new units starting silent (`Network::widened`). Every
 //! `--duel-every` games a mirrored-dice duel against pubeval is appended to `DIR/train.log`,
-//! and the weights are kept as `DIR/net-GAMES.bin`. The shipped `data/net-v3.bin` started as
+//! and the weights are kept as `DIR/net-GAMES.bin`. The shipped `data/net-v4.bin` started as
 //! such a file (4,500,000 games of TD(0), one game at a time, the last two thirds with a
 //! shrinking step; `docs/training.md` gives the commands) and was then refined by the `refine`
 //! example.

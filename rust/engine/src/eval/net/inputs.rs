@@ -602,9 +602,11 @@ impl Nearby<'_> {
     /// });
     /// // The first unit of the 5-point, the second of the 8-point, the pips, the shots at the
     /// // new blots, the checkers outside the home board, the containment and the rearmost
-    /// // point made (the 8-point is broken), the pips to break contact; and for the other side,
-    /// // the escapes of its rearmost checker, one point fewer being made in front of it.
-    /// assert_eq!(changed, [16, 29, 98, 99, 102, 104, 105, 107, 211]);
+    /// // point made (the 8-point is broken), the pips to break contact, the double shots and
+    /// // the pips lost to a hit (two blots now), the free pips and the mobility; and for the
+    /// // other side, the escapes of its rearmost checker, one point fewer being made in front
+    /// // of it.
+    /// assert_eq!(changed, [16, 29, 98, 99, 102, 104, 105, 107, 108, 109, 111, 112, 216]);
     /// ```
     #[inline(always)]
     pub fn changes(&self, mut change: impl FnMut(usize, f32)) {

@@ -10,7 +10,7 @@
 //! backgammon, lose gammon, lose backgammon), made consistent by [`consistent`]. They are
 //! trained by TD self-play ([`td`]) with the committed `train` example, then refined on
 //! positions labelled by the net's own 1-ply search with the `refine` example; the shipped
-//! weights, `data/net-v3.bin`, are compiled into the crate.
+//! weights, `data/net-v4.bin`, are compiled into the crate.
 //!
 //! Candidate plays of one roll are judged together ([`NeuralNet::evaluate_plays`]): they differ
 //! from the position before the roll in a handful of inputs, so each net's hidden sums are
@@ -98,7 +98,7 @@ pub struct NeuralNet {
 const MAGIC: &[u8; 8] = b"GAMMONN1";
 
 /// The weights shipped with the crate.
-static BUILTIN: &[u8] = include_bytes!("../../../data/net-v3.bin");
+static BUILTIN: &[u8] = include_bytes!("../../../data/net-v4.bin");
 
 impl NeuralNet {
     /// Untrained nets with `hidden` units each (the start of training).
