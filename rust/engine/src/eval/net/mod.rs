@@ -230,6 +230,15 @@ thread_local! {
     static CHOSEN: std::cell::RefCell<Option<Chosen>> = const { std::cell::RefCell::new(None) };
 }
 
+/// Whether the CPU counts and scans bits in single instructions, which the builds for AVX2 and
+/// AVX-512 use for the inputs' bookkeeping (every CPU with AVX2 has them).
+#[cfg(target_arch = "x86_64")]
+fn has_bit_instructions() -> bool {
+    std::is_x86_feature_detected!("popcnt")
+        && std::is_x86_feature_detected!("bmi1")
+        && std::is_x86_feature_detected!("lzcnt")
+}
+
 impl Prepared<'_> {
     /// [`NeuralNet::evaluate_plays`] from the prepared position.
     pub fn evaluate_plays(&mut self, plays: &[Play], out: &mut Vec<Probabilities>) {
@@ -238,12 +247,13 @@ impl Prepared<'_> {
         // multiply-add is enabled, so every build rounds identically and gives bit-equal results.
         #[cfg(target_arch = "x86_64")]
         {
-            if std::is_x86_feature_detected!("avx512f") {
-                // SAFETY: the CPU supports AVX-512F, checked just above.
+            let bits = has_bit_instructions();
+            if bits && std::is_x86_feature_detected!("avx512f") {
+                // SAFETY: the CPU supports AVX-512F and the bit instructions, checked just above.
                 return unsafe { self.evaluate_plays_avx512(plays, out) };
             }
-            if std::is_x86_feature_detected!("avx2") {
-                // SAFETY: the CPU supports AVX2, checked just above.
+            if bits && std::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU supports AVX2 and the bit instructions, checked just above.
                 return unsafe { self.evaluate_plays_avx2(plays, out) };
             }
         }
@@ -251,13 +261,13 @@ impl Prepared<'_> {
     }
 
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,popcnt,bmi1,lzcnt")]
     unsafe fn evaluate_plays_avx512(&mut self, plays: &[Play], out: &mut Vec<Probabilities>) {
         self.evaluate_plays_with(plays, out)
     }
 
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,popcnt,bmi1,lzcnt")]
     unsafe fn evaluate_plays_avx2(&mut self, plays: &[Play], out: &mut Vec<Probabilities>) {
         self.evaluate_plays_with(plays, out)
     }

@@ -97,13 +97,14 @@ fn every_instruction_set_gives_the_same_bits() {
         assert_eq!(fast, plain, "{p:?}");
         #[cfg(target_arch = "x86_64")]
         {
-            if std::is_x86_feature_detected!("avx512f") {
-                // SAFETY: the CPU supports AVX-512F.
+            let bits = super::has_bit_instructions();
+            if bits && std::is_x86_feature_detected!("avx512f") {
+                // SAFETY: the CPU supports AVX-512F and the bit instructions.
                 unsafe { net.prepare(&p).evaluate_plays_avx512(&plays, &mut fast) };
                 assert_eq!(fast, plain, "AVX-512 {p:?}");
             }
-            if std::is_x86_feature_detected!("avx2") {
-                // SAFETY: the CPU supports AVX2.
+            if bits && std::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU supports AVX2 and the bit instructions.
                 unsafe { net.prepare(&p).evaluate_plays_avx2(&plays, &mut fast) };
                 assert_eq!(fast, plain, "AVX2 {p:?}");
             }
