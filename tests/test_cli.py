@@ -103,19 +103,19 @@ def test_hint_uses_the_dice_rolled_in_the_id(capsys):
 
 
 def test_hint_ranks_at_the_ids_score(capsys):
-    # Double match point (4-4 in a 5-point match): the bot hits and carries the hitter on to
-    # safety, where for money it leaves it and brings a builder, playing for a gammon against a
-    # crashed board.
-    position = Position.from_id("+2UAECPM5tCBBA")
+    # Double match point (4-4 in a 5-point match): a gammon costs no more than a loss, so the bot,
+    # far behind, stays back for a shot (24/21 10/6) where for money it runs a back checker out to
+    # save the gammon (24/17).
+    position = Position.from_id("+hkAAPwGCAj4AA")
     board = position.xgid.split(":")[0]
-    xgid = f"{board}:0:0:1:41:4:4:0:5:10"
+    xgid = f"{board}:0:0:1:43:4:4:0:5:10"
     ctx = CubeContext.from_game(Match.from_xgid(xgid).game)
     data = hint_json(capsys, xgid)
-    assert data["cubeful"] is True and data["dice"] == [4, 1]
-    ranked = Bot().rank_plays(position, 4, 1, context=ctx)
+    assert data["cubeful"] is True and data["dice"] == [4, 3]
+    ranked = Bot().rank_plays(position, 4, 3, context=ctx)
     assert [p["play"] for p in data["plays"]] == [str(r.play) for r in ranked]
     assert [p["equity"] for p in data["plays"]] == pytest.approx([r.equity for r in ranked])
-    money = hint_json(capsys, position.id, "41")
+    money = hint_json(capsys, position.id, "43")
     assert money["cubeful"] is False and money["plays"][0]["play"] != data["plays"][0]["play"]
 
 

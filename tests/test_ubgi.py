@@ -304,18 +304,18 @@ def test_go_cube_answers_both_ways_and_go_turn_adds_the_play(engine):
 
 def test_plays_at_a_match_score_are_ranked_at_that_score(engine):
     bot = Bot(ply=0)
-    # At double match point (4-4 in a 5-point match) only winning counts: here the bot hits and
-    # carries the hitter on to safety, where for money it leaves it and brings a builder, playing
-    # for a gammon against a crashed board.
-    position = Position.from_id("+2UAECPM5tCBBA")
+    # At double match point (4-4 in a 5-point match) only winning counts: here the bot, far
+    # behind, stays back for a shot (24/21 10/6) where for money it runs a back checker out to
+    # save the gammon (24/17).
+    position = Position.from_id("+hkAAPwGCAj4AA")
     board, *_ = position.xgid.split(":")
-    xgid = f"{board}:0:0:1:41:4:4:0:5:10"
+    xgid = f"{board}:0:0:1:43:4:4:0:5:10"
     game = Match.from_xgid(xgid).game
     assert game.position == position
-    expected = bot.best_play(position, 4, 1, context=CubeContext.from_game(game))
-    assert expected != bot.best_play(position, 4, 1)  # the score changes the bot's play
+    expected = bot.best_play(position, 4, 3, context=CubeContext.from_game(game))
+    assert expected != bot.best_play(position, 4, 3)  # the score changes the bot's play
     engine.silent(f"position xgid {xgid}")
-    assert replay(position, (4, 1), go(engine)) == expected.position
+    assert replay(position, (4, 3), go(engine)) == expected.position
     for fields in ("1:1:1:53:2:1:0:7", "0:0:1:64:0:0:0:0"):  # a 7-point match; money with the IDs' cube
         xgid = f"XGID=-b----E-C---eE---c-e----B-:{fields}:10"
         game = Match.from_xgid(xgid).game
