@@ -367,7 +367,11 @@ fn free_pips(side: &Summary) -> u32 {
 #[inline(always)]
 fn forward_anchor(made: u32) -> u32 {
     let held = made & (0x7F << 18);
-    if held == 0 { 0 } else { 25 - held.trailing_zeros() }
+    if held == 0 {
+        0
+    } else {
+        25 - held.trailing_zeros()
+    }
 }
 
 /// Over the six die values, how many of the side's occupied points (the bar included) have a
