@@ -851,6 +851,34 @@ mod tests {
     }
 
     #[test]
+    fn free_pips_anchor_and_mobility_by_hand() {
+        let (ours, theirs) = sides(&Position::initial());
+        let (us, them) = (Summary::of(&ours), Summary::of(&theirs));
+        // 167 pips less the two checkers that hold the 6-point.
+        assert_eq!(free_pips(&us), 167 - 2 * 6);
+        // The 24-point is the opponent's ace point.
+        assert_eq!(forward_anchor(us.made), 1);
+        // The opponent holds our 1, 12, 17 and 19. From 24: every die but the 5; from 13: every
+        // die but the 1; from 8: all six; from 6: all but the 5 (onto the 1) and the 6 (off).
+        assert_eq!(mobility(&us, &them), 5 + 5 + 6 + 4);
+        // An anchor on the opponent's 5-point, a checker on the bar and a closed board, whose
+        // two checkers a point hold 6 + 5 + 4 + 3 + 2 + 1 pips twice over: only the bar's and
+        // the anchor's pips are free.
+        let p = pos!(25 => 1, 20 => 2, 6 => 2, 5 => 2, 4 => 2, 3 => 2, 2 => 2, 1 => 2,
+            24 => -2, 22 => -2, 15 => -1, 21 => -1, 19 => -9);
+        let (ours, theirs) = sides(&p);
+        let (us, them) = (Summary::of(&ours), Summary::of(&theirs));
+        assert_eq!(us.pips, 25 + 2 * 20 + 2 * (6 + 5 + 4 + 3 + 2 + 1));
+        assert_eq!(free_pips(&us), 25 + 2 * 20);
+        assert_eq!(forward_anchor(us.made), 5);
+        // The opponent holds our 24, 22 and 19. From the bar (25): dice 2, 4 and 5 (onto 23, 21
+        // and 20); from 20: all but the 1 (onto 18 down to 14); from 6..=1, every landing on
+        // the board (d < i from point i).
+        let home: u32 = (1..=6).map(|i: u32| (1..=6).filter(|d| *d < i).count() as u32).sum();
+        assert_eq!(mobility(&us, &them), 3 + 5 + home);
+    }
+
+    #[test]
     fn initial_position_encodes_symmetrically() {
         let mut x = [0.0; INPUTS];
         encode(&Position::initial(), &mut x);
