@@ -449,58 +449,14 @@ fn variance_reduction_handles_gammons_from_both_sides() {
     assert!(r.plain_equity_std_error > 0.05);
 }
 
-/// The net policy without its claim that it chooses the evaluator's best play, so that a
-/// rollout makes every choice afresh.
-struct NetChoosingAfresh;
-
-impl Policy<Backgammon> for NetChoosingAfresh {
-    fn choose(
-        &self,
-        game: &Backgammon,
-        position: &Position,
-        dice: crate::Dice,
-        plays: &[crate::Play],
-        stream: &mut crate::DiceStream,
-    ) -> usize {
-        BuiltinPolicy::Net.choose(game, position, dice, plays, stream)
-    }
-
-    fn evaluator(&self) -> Option<&dyn Evaluator<Position>> {
-        BuiltinPolicy::Net.evaluator()
-    }
-
-    fn roll_values(
-        &self,
-        game: &Backgammon,
-        position: &Position,
-        plays: &mut Vec<crate::Play>,
-        out: &mut [Probabilities; 21],
-        best: &mut [usize; 21],
-    ) -> bool {
-        BuiltinPolicy::Net.roll_values(game, position, plays, out, best)
-    }
-
-    fn name(&self) -> &str {
-        "net, choosing afresh"
-    }
+/// A built-in policy making the same choices, but claiming less of them, so that a rollout makes
+/// them afresh: never [`Policy::deterministic`] (the first two plies are played again in every
+/// trial), and with `reuses_best` false, not [`Policy::chooses_the_evaluators_best`] either (each
+/// choice is made again after the luck pass).
+struct Afresh {
+    policy: BuiltinPolicy,
+    reuses_best: bool,
 }
-
-#[test]
-fn reusing_the_luck_pass_choice_changes_nothing() {
-    assert!(BuiltinPolicy::Net.chooses_the_evaluators_best());
-    let p = pos!(24 => 2, 13 => 4, 8 => 3, 6 => 5, 5 => 1, 1 => -2, 12 => -5, 17 => -3, 19 => -4, 20 => -1);
-    let o = options(72, 3, 2);
-    assert!(o.variance_reduction);
-    let reused = rollout(&p, &BuiltinPolicy::Net, &o).unwrap();
-    let afresh = rollout(&p, &NetChoosingAfresh, &o).unwrap();
-    // The same games (the setups differ only in the policies' names).
-    assert_eq!(reused.sums, afresh.sums);
-    assert_eq!(reused.equity.to_bits(), afresh.equity.to_bits());
-}
-
-/// Another policy making every choice afresh: the same choices, without the claim that they
-/// are deterministic, so that a rollout plays its first two plies again in every trial.
-struct Afresh(BuiltinPolicy);
 
 impl Policy<Backgammon> for Afresh {
     fn choose(
@@ -511,11 +467,11 @@ impl Policy<Backgammon> for Afresh {
         plays: &[crate::Play],
         stream: &mut crate::DiceStream,
     ) -> usize {
-        self.0.choose(game, position, dice, plays, stream)
+        self.policy.choose(game, position, dice, plays, stream)
     }
 
     fn evaluator(&self) -> Option<&dyn Evaluator<Position>> {
-        self.0.evaluator()
+        self.policy.evaluator()
     }
 
     fn roll_values(
@@ -526,16 +482,29 @@ impl Policy<Backgammon> for Afresh {
         out: &mut [Probabilities; 21],
         best: &mut [usize; 21],
     ) -> bool {
-        self.0.roll_values(game, position, plays, out, best)
+        self.policy.roll_values(game, position, plays, out, best)
     }
 
     fn chooses_the_evaluators_best(&self) -> bool {
-        self.0.chooses_the_evaluators_best()
+        self.reuses_best && self.policy.chooses_the_evaluators_best()
     }
 
     fn name(&self) -> &str {
-        self.0.name()
+        "afresh"
     }
+}
+
+#[test]
+fn reusing_the_luck_pass_choice_changes_nothing() {
+    assert!(BuiltinPolicy::Net.chooses_the_evaluators_best());
+    let p = pos!(24 => 2, 13 => 4, 8 => 3, 6 => 5, 5 => 1, 1 => -2, 12 => -5, 17 => -3, 19 => -4, 20 => -1);
+    let o = options(72, 3, 2);
+    assert!(o.variance_reduction);
+    let reused = rollout(&p, &BuiltinPolicy::Net, &o).unwrap();
+    let afresh = rollout(&p, &Afresh { policy: BuiltinPolicy::Net, reuses_best: false }, &o).unwrap();
+    // The same games (the setups differ only in the policies' names).
+    assert_eq!(reused.sums, afresh.sums);
+    assert_eq!(reused.equity.to_bits(), afresh.equity.to_bits());
 }
 
 #[test]
@@ -548,10 +517,10 @@ fn the_first_two_plies_played_once_give_the_same_games() {
         for threads in [1, 2] {
             let o = RolloutOptions { variance_reduction: reduce, ..options(108, 3, threads) };
             let once = rollout(&p, &policy, &o).unwrap();
-            let afresh = rollout(&p, &Afresh(policy), &o).unwrap();
+            let afresh = rollout(&p, &Afresh { policy, reuses_best: true }, &o).unwrap();
             assert_eq!(once.sums, afresh.sums, "{policy:?} {reduce} {threads}");
             let once = rollout_opening(&policy, &o).unwrap();
-            let afresh = rollout_opening(&Afresh(policy), &o).unwrap();
+            let afresh = rollout_opening(&Afresh { policy, reuses_best: true }, &o).unwrap();
             assert_eq!(once.sums, afresh.sums, "opening {policy:?} {reduce} {threads}");
         }
     }
