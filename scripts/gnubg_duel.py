@@ -6,7 +6,10 @@ finished game (``Bot.evaluate`` of a won position is its value: 1, 2 or 3). Cube
 each dice sequence is played twice with the seats swapped; the report is gammon's points per game
 with the standard error over the pairs.
 
-    python scripts/gnubg_duel.py [--pairs 500] [--seed 1] [--ply 0]
+``--side pubeval`` seats gnubg-nn's own pubeval (``pub_best_move``) instead of gammon's bot, which
+measures what gnubg's 0-ply net scores against pubeval in the same harness.
+
+    python scripts/gnubg_duel.py [--pairs 500] [--seed 1] [--ply 0] [--side gammon|pubeval]
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import argparse
 import math
 import random
 import time
+from collections.abc import Callable
 
 import gnubg_nn
 
@@ -29,12 +33,16 @@ def gnubg_board(position: Position) -> list[list[int]]:
     return [theirs, ours]
 
 
-def gnubg_play(position: Position, d1: int, d2: int) -> Play:
+Chooser = Callable[[Position, int, int], Play]
+
+
+def gnubg_play(position: Position, d1: int, d2: int, choose=gnubg_nn.best_move) -> Play:
+    """The legal play that gnubg-nn's `choose` (its net's `best_move` or `pub_best_move`) names."""
     plays = position.legal_plays(d1, d2)
     if len(plays) == 1:
         return plays[0]
     board = position.to_list()
-    for src, dst in gnubg_nn.best_move(gnubg_board(position), d1, d2):
+    for src, dst in choose(gnubg_board(position), d1, d2):
         board[src] -= 1
         if dst > 0:
             if board[dst] == -1:
@@ -48,14 +56,14 @@ def gnubg_play(position: Position, d1: int, d2: int) -> Play:
     raise RuntimeError(f"gnubg's play is not legal in {position.id} {d1}{d2}")
 
 
-def play_game(bot: Bot, bot_seat: int, rng: random.Random) -> int:
-    """Points won by seat 0 (negative when seat 1 wins)."""
+def play_game(bot: Bot, side: Chooser, bot_seat: int, rng: random.Random) -> int:
+    """Points won by seat 0 (negative when seat 1 wins); `side` plays the seat `bot_seat`."""
     position = Position.initial()
     seat = rng.randrange(2)
     while True:
         d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
         if seat == bot_seat:
-            play = bot.best_play(position, d1, d2)
+            play = side(position, d1, d2)
         else:
             play = gnubg_play(position, d1, d2)
         if play.position.off[0] == 15:
@@ -70,21 +78,36 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=500)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--ply", type=int, default=0)
+    parser.add_argument("--side", choices=["gammon", "pubeval"], default="gammon")
     args = parser.parse_args()
     bot = Bot(ply=args.ply)
+    side: Chooser = bot.best_play
+    name = f"gammon bot ply {args.ply}"
+    if args.side == "pubeval":
+        name = "gnubg-nn's pubeval"
+
+        def pubeval_moves(board: list[list[int]], d1: int, d2: int) -> list[tuple[int, int]]:
+            # A flat list from, to, from, to... counted from 0 (the bar 24, off -1), where
+            # best_move gives pairs counted from 1 (the bar 25, off 0).
+            flat = gnubg_nn.pub_best_move(board, d1, d2)
+            return [(flat[k] + 1, flat[k + 1] + 1) for k in range(0, len(flat), 2)]
+
+        def side(position: Position, d1: int, d2: int) -> Play:
+            return gnubg_play(position, d1, d2, pubeval_moves)
+
     nets: list[int] = []
     start = time.time()
     for pair in range(args.pairs):
         net = 0
         for bot_seat in (0, 1):
-            points = play_game(bot, bot_seat, random.Random(args.seed * 1_000_003 + pair))
+            points = play_game(bot, side, bot_seat, random.Random(args.seed * 1_000_003 + pair))
             net += points if bot_seat == 0 else -points
         nets.append(net)
     n = len(nets)
     mean = sum(nets) / n
     var = sum((x - mean) ** 2 for x in nets) / max(n - 1, 1)
     print(
-        f"gammon bot ply {args.ply} vs gnubg 0-ply: {mean / 2:+.3f} +- {math.sqrt(var / n) / 2:.3f} "
+        f"{name} vs gnubg 0-ply: {mean / 2:+.3f} +- {math.sqrt(var / n) / 2:.3f} "
         f"points per game over {2 * n} games ({time.time() - start:.0f} s)"
     )
 
