@@ -7,9 +7,13 @@ each dice sequence is played twice with the seats swapped; the report is gammon'
 with the standard error over the pairs.
 
 ``--side pubeval`` seats gnubg-nn's own pubeval (``pub_best_move``) instead of gammon's bot, which
-measures what gnubg's 0-ply net scores against pubeval in the same harness.
+measures what gnubg's 0-ply net scores against pubeval in the same harness; ``--opponent pubeval``
+seats it against gammon's bot instead of gnubg's net. Besides the points per game, the games
+are counted by the points the side won in them (-3 to 3), which shows where two players differ:
+in the games won, or in the gammons.
 
     python scripts/gnubg_duel.py [--pairs 500] [--seed 1] [--ply 0] [--side gammon|pubeval]
+                                 [--opponent gnubg|pubeval]
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import argparse
 import math
 import random
 import time
+from collections import Counter
 from collections.abc import Callable
 
 import gnubg_nn
@@ -56,21 +61,27 @@ def gnubg_play(position: Position, d1: int, d2: int, choose=gnubg_nn.best_move) 
     raise RuntimeError(f"gnubg's play is not legal in {position.id} {d1}{d2}")
 
 
-def play_game(bot: Bot, side: Chooser, bot_seat: int, rng: random.Random) -> int:
-    """Points won by seat 0 (negative when seat 1 wins); `side` plays the seat `bot_seat`."""
+def play_game(bot: Bot, side: Chooser, other: Chooser, side_seat: int, rng: random.Random) -> int:
+    """Points won by seat 0 (negative when seat 1 wins); `side` plays the seat `side_seat`,
+    `other` the other one."""
     position = Position.initial()
     seat = rng.randrange(2)
     while True:
         d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
-        if seat == bot_seat:
-            play = side(position, d1, d2)
-        else:
-            play = gnubg_play(position, d1, d2)
+        play = (side if seat == side_seat else other)(position, d1, d2)
         if play.position.off[0] == 15:
             points = round(bot.evaluate(play.position).equity)
             return points if seat == 0 else -points
         position = play.position.swapped()
         seat = 1 - seat
+
+
+def pubeval_moves(board: list[list[int]], d1: int, d2: int) -> list[tuple[int, int]]:
+    """gnubg-nn's pubeval play as `best_move` gives gnubg's: pairs counted from 1 (the bar 25,
+    off 0), where `pub_best_move` gives a flat list from, to, from, to... counted from 0 (the bar
+    24, off -1)."""
+    flat = gnubg_nn.pub_best_move(board, d1, d2)
+    return [(flat[k] + 1, flat[k + 1] + 1) for k in range(0, len(flat), 2)]
 
 
 def main() -> None:
@@ -79,37 +90,39 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--ply", type=int, default=0)
     parser.add_argument("--side", choices=["gammon", "pubeval"], default="gammon")
+    parser.add_argument("--opponent", choices=["gnubg", "pubeval"], default="gnubg")
     args = parser.parse_args()
+    if args.side == args.opponent:
+        parser.error("--side and --opponent must differ")
     bot = Bot(ply=args.ply)
-    side: Chooser = bot.best_play
-    name = f"gammon bot ply {args.ply}"
-    if args.side == "pubeval":
-        name = "gnubg-nn's pubeval"
-
-        def pubeval_moves(board: list[list[int]], d1: int, d2: int) -> list[tuple[int, int]]:
-            # A flat list from, to, from, to... counted from 0 (the bar 24, off -1), where
-            # best_move gives pairs counted from 1 (the bar 25, off 0).
-            flat = gnubg_nn.pub_best_move(board, d1, d2)
-            return [(flat[k] + 1, flat[k + 1] + 1) for k in range(0, len(flat), 2)]
-
-        def side(position: Position, d1: int, d2: int) -> Play:
-            return gnubg_play(position, d1, d2, pubeval_moves)
+    players: dict[str, tuple[str, Chooser]] = {
+        "gammon": (f"gammon bot ply {args.ply}", bot.best_play),
+        "gnubg": ("gnubg 0-ply", gnubg_play),
+        "pubeval": ("gnubg-nn's pubeval", lambda p, d1, d2: gnubg_play(p, d1, d2, pubeval_moves)),
+    }
+    name, side = players[args.side]
+    opponent_name, other = players[args.opponent]
 
     nets: list[int] = []
+    # Games by the points `side` won in them (negative: lost), -3 to 3.
+    outcomes: Counter[int] = Counter()
     start = time.time()
     for pair in range(args.pairs):
         net = 0
-        for bot_seat in (0, 1):
-            points = play_game(bot, side, bot_seat, random.Random(args.seed * 1_000_003 + pair))
-            net += points if bot_seat == 0 else -points
+        for side_seat in (0, 1):
+            points = play_game(bot, side, other, side_seat, random.Random(args.seed * 1_000_003 + pair))
+            won = points if side_seat == 0 else -points
+            outcomes[won] += 1
+            net += won
         nets.append(net)
     n = len(nets)
     mean = sum(nets) / n
     var = sum((x - mean) ** 2 for x in nets) / max(n - 1, 1)
     print(
-        f"{name} vs gnubg 0-ply: {mean / 2:+.3f} +- {math.sqrt(var / n) / 2:.3f} "
+        f"{name} vs {opponent_name}: {mean / 2:+.3f} +- {math.sqrt(var / n) / 2:.3f} "
         f"points per game over {2 * n} games ({time.time() - start:.0f} s)"
     )
+    print("games by points won:", ", ".join(f"{k:+d}: {outcomes[k]}" for k in sorted(outcomes)))
 
 
 if __name__ == "__main__":
