@@ -1,10 +1,10 @@
-"""Mirrored-dice duel of gammon's bot against GNU Backgammon's 0-ply net (PyPI ``gnubg-nn``).
+"""Mirrored-dice duel of gammon's bot, GNU Backgammon's 0-ply net and pubeval (PyPI ``gnubg-nn``).
 
 Measurement only (needs ``pip install gnubg-nn==1.1.0a11``); every rule comes from the engine:
 legal plays, the play gnubg names (matched by the position it leads to) and the score of a
 finished game (``Bot.evaluate`` of a won position is its value: 1, 2 or 3). Cubeless money games;
-each dice sequence is played twice with the seats swapped; the report is gammon's points per game
-with the standard error over the pairs.
+each dice sequence is played twice with the seats swapped; the report is the side's points per
+game (by default gammon's bot against gnubg's net) with the standard error over the pairs.
 
 ``--side pubeval`` seats gnubg-nn's own pubeval (``pub_best_move``) instead of gammon's bot, which
 measures what gnubg's 0-ply net scores against pubeval in the same harness; ``--opponent pubeval``
