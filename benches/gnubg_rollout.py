@@ -14,7 +14,7 @@ commands on standard input:
     set rollout cubeful off                      # cubeless, as ours
     set rollout chequerplay plies 0              # 0-ply chequer play (its neural net)
     set rollout chequerplay cubeful off
-    set rollout varredn off                      # no variance reduction
+    set rollout varredn off|on                   # variance reduction (--varredn)
     set rollout quasirandom on                   # rotated first rolls, as ours
     set rollout truncation enable off            # every game to the end...
     set rollout bearofftruncation exact off      # ...also through the bear-off
@@ -32,13 +32,17 @@ and the databases) is the rollout's time.
 
 Ours: `cargo bench -p gammon-engine --bench rollout` with the same number of
 trials (ROLLOUT_BENCH_TRIALS), whose rows at the same thread count give the
-ratios. The "net" row is the like-for-like one: our neural net judging every
-candidate play, no variance reduction (it runs a quarter of the trials); the
-pubeval and random rows show the cheaper policies.
+ratios. The "net" row is the like-for-like one: our neural net at 0-ply, no
+variance reduction (it runs a quarter of the trials); the pubeval and random
+rows show the cheaper policies. With `--varredn` both sides reduce variance,
+which judges the best play of all 21 rolls at every turn, and the "net-vr" row
+(a sixteenth of the trials) is compared. Our net policy screens the plays of a
+roll and judges the 8 most promising with the full net; gnubg's judges all of
+them with its net.
 
 Usage (from the repository root):
     python3 benches/gnubg_rollout.py [--trials 1296] [--threads 2] [--seed 1]
-                                     [--opening] [--no-ours]
+                                     [--opening] [--no-ours] [--varredn]
 """
 
 import argparse
@@ -68,7 +72,7 @@ def commands(args, with_rollout):
         "set rollout cubeful off",
         "set rollout chequerplay plies 0",
         "set rollout chequerplay cubeful off",
-        "set rollout varredn off",
+        f"set rollout varredn {'on' if args.varredn else 'off'}",
         "set rollout quasirandom on",
         "set rollout truncation enable off",
         "set rollout bearofftruncation exact off",
@@ -126,7 +130,7 @@ def ours(args):
     rates = {}
     for line in out.splitlines():
         cols = line.split()
-        if len(cols) >= 3 and cols[0] in ("random", "pubeval", "net") and cols[1].isdigit():
+        if len(cols) >= 3 and cols[0] in ("random", "pubeval", "net", "net-vr") and cols[1].isdigit():
             rates[(cols[0], int(cols[1]))] = float(cols[2])
     return out, rates
 
@@ -138,6 +142,11 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--opening", action="store_true", help="roll out before the opening roll")
     ap.add_argument("--no-ours", action="store_true", help="skip our benchmark")
+    ap.add_argument(
+        "--varredn",
+        action="store_true",
+        help="variance reduction on for gnubg, compared with our net-vr row (the net with it)",
+    )
     args = ap.parse_args()
 
     gnubg = find_gnubg()
@@ -161,7 +170,7 @@ def main():
     if not args.no_ours:
         out, rates = ours(args)
         print(out.rstrip())
-        for policy in ("net", "pubeval", "random"):
+        for policy in ("net-vr",) if args.varredn else ("net", "pubeval", "random"):
             rate = rates.get((policy, args.threads))
             if rate:
                 ratio = rate / gnubg_rate

@@ -1,5 +1,5 @@
 //! Rollout speed: games per second of the opening position for each built-in policy at 1 and 2
-//! threads (the net without variance reduction), and the standard errors. Run with `cargo bench -p gammon-engine --bench rollout`;
+//! threads (the net without variance reduction, then with it), and the standard errors. Run with `cargo bench -p gammon-engine --bench rollout`;
 //! `ROLLOUT_BENCH_TRIALS=N` changes the number of games per measurement (default 20736).
 
 use gammon_engine::eval::BuiltinPolicy;
@@ -34,7 +34,8 @@ fn main() {
         "policy", "threads", "games/s", "us/game", "cpu us/game", "equity", "std error", "reduced"
     );
     // The net plays far more slowly than the others, so it gets a quarter of the games, and no
-    // variance reduction, like GNU Backgammon's rollouts in `benches/gnubg_rollout.py`.
+    // variance reduction, like GNU Backgammon's rollouts in `benches/gnubg_rollout.py`; the
+    // net-vr row, a sixteenth, with it (that script's `--varredn`).
     // The net's weights and the bear-off database are built on first use; do that before any
     // clock starts, so that the first net row does not pay for it.
     let bearing_off = Position::from_board([
@@ -42,14 +43,21 @@ fn main() {
     ])
     .expect("a valid bear-off position");
     gammon_engine::eval::Evaluator::evaluate(gammon_engine::eval::net::NeuralNet::builtin(), &bearing_off);
-    for policy in [BuiltinPolicy::Random, BuiltinPolicy::Pubeval, BuiltinPolicy::Net] {
-        let net = policy == BuiltinPolicy::Net;
+    // (row, policy, variance reduction, share of the games)
+    let rows = [
+        ("random", BuiltinPolicy::Random, true, 1),
+        ("pubeval", BuiltinPolicy::Pubeval, true, 1),
+        ("net", BuiltinPolicy::Net, false, 4),
+        // Variance reduction judges the best play of all 21 rolls at every turn.
+        ("net-vr", BuiltinPolicy::Net, true, 16),
+    ];
+    for (row, policy, variance_reduction, share) in rows {
         for threads in [1, 2] {
             let options = RolloutOptions {
-                trials: if net { (trials / 4).max(36) } else { trials },
+                trials: (trials / share).max(36),
                 seed: 1,
                 threads: Some(threads),
-                variance_reduction: !net,
+                variance_reduction,
                 ..RolloutOptions::default()
             };
             let cpu = cpu_seconds();
@@ -62,7 +70,7 @@ fn main() {
                 if r.variance_reduction { format!("{:.5}", r.equity_std_error) } else { "n/a".to_string() };
             println!(
                 "{:<8} {:>7} {:>10.0} {:>9.2} {:>13} {:>+9.4} {:>10.5} {:>9}",
-                format!("{policy:?}").to_lowercase(),
+                row,
                 threads,
                 r.trials as f64 / r.seconds,
                 1e6 * r.seconds / r.trials as f64,

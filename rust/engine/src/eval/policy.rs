@@ -1,7 +1,7 @@
 //! Policies: uniform random, greedy on an evaluator, and the built-in choices by name.
 
+use super::net::screen::Screen;
 use super::net::NeuralNet;
-use super::search::Bot;
 use super::{best_play, Evaluator, Policy, Probabilities, PubevalPolicy};
 use crate::dice::{Dice, DiceStream};
 use crate::dice_game::{Backgammon, DiceGame};
@@ -82,7 +82,8 @@ pub enum BuiltinPolicy {
     Random,
     /// [`PubevalPolicy`], Tesauro's linear evaluator.
     Pubeval,
-    /// The neural-net bot at 0-ply ([`super::search::Bot`]), which also lends its evaluator to
+    /// The neural net at 0-ply, judging the [`KEEP`] plays of each roll that its screen
+    /// ranks highest ([`NeuralNet::best_of_screened`]); it also lends its evaluator to
     /// truncation and variance reduction.
     Net,
 }
@@ -114,7 +115,10 @@ impl Policy<Backgammon> for BuiltinPolicy {
         match self {
             BuiltinPolicy::Random => RandomPolicy.choose(game, position, dice, plays, stream),
             BuiltinPolicy::Pubeval => PubevalPolicy.choose(game, position, dice, plays, stream),
-            BuiltinPolicy::Net => net_bot().best_index(position, plays),
+            BuiltinPolicy::Net if plays.len() == 1 => 0,
+            BuiltinPolicy::Net => {
+                NeuralNet::builtin().best_of_screened(Screen::builtin(), KEEP, position, plays).0
+            }
         }
     }
 
@@ -135,7 +139,14 @@ impl Policy<Backgammon> for BuiltinPolicy {
     ) -> bool {
         match self {
             BuiltinPolicy::Net => {
-                NeuralNet::builtin().roll_values(position, plays, out, best);
+                NeuralNet::builtin().roll_values_screened(
+                    Screen::builtin(),
+                    KEEP,
+                    position,
+                    plays,
+                    out,
+                    best,
+                );
                 true
             }
             _ => false,
@@ -143,7 +154,7 @@ impl Policy<Backgammon> for BuiltinPolicy {
     }
 
     fn chooses_the_evaluators_best(&self) -> bool {
-        // The net policy is the bot at ply 0, which takes `NeuralNet::best_of`'s play.
+        // `choose` and `roll_values` both take `NeuralNet::best_of_screened`'s play.
         *self == BuiltinPolicy::Net
     }
 
@@ -160,7 +171,8 @@ impl Policy<Backgammon> for BuiltinPolicy {
     }
 }
 
-/// The 0-ply bot on the shipped nets.
-fn net_bot() -> Bot<'static> {
-    Bot::new(0).expect("ply 0 is valid")
-}
+/// How many plays of a roll the net policy judges with the full nets. Rollouts spend nearly all
+/// their time judging plays; with eight, the full nets judge about a third as many as without
+/// the screen, and the play chosen is nearly always the one they would choose among all (the
+/// figures are in the `train_screen` example's report and the training notes).
+pub const KEEP: usize = 8;

@@ -17,10 +17,15 @@
 //! computed once for that position and updated for each candidate. In a game, the inputs of the
 //! position before the next roll are derived from those of the play [`NeuralNet::best_of`]
 //! chose rather than encoded afresh.
+//!
+//! Rollouts go further ([`NeuralNet::best_of_screened`]): a small net of checker counts only,
+//! the [`screen`], ranks the plays of a roll first, and the full nets judge only the few it
+//! ranks highest. The bots judge every play.
 
 pub mod gradient;
 pub mod inputs;
 pub mod network;
+pub mod screen;
 pub mod td;
 pub mod traces;
 
@@ -31,6 +36,7 @@ use crate::error::{Error, Result};
 use crate::moves::Play;
 use inputs::{encode, touched, Reference, INPUTS};
 use network::{Network, MAX_HIDDEN, OUTPUTS};
+use screen::Screen;
 use std::sync::OnceLock;
 
 /// Which evaluator judges a position.
@@ -64,6 +70,7 @@ impl Class {
 #[derive(Clone, Debug)]
 pub struct Prepared<'a> {
     net: &'a NeuralNet,
+    before: Position,
     reference: Reference,
     sums: [[f32; MAX_HIDDEN]; 2],
     have: [bool; 2],
@@ -164,7 +171,7 @@ impl NeuralNet {
             Some(c) if c.after == *before => c.reference.nearby(&c.after, c.touched).turned(),
             _ => Reference::new(&before.swapped()),
         });
-        Prepared { net: self, reference, sums: [[0.0; MAX_HIDDEN]; 2], have: [false; 2] }
+        Prepared { net: self, before: *before, reference, sums: [[0.0; MAX_HIDDEN]; 2], have: [false; 2] }
     }
 
     /// The values, for the player who moves, of the candidate `plays` from `before` (each the
@@ -180,15 +187,42 @@ impl NeuralNet {
     pub fn best_of(&self, before: &Position, plays: &[Play]) -> (usize, Probabilities) {
         let mut prepared = self.prepare(before);
         let (best, value) = prepared.best_of(plays);
-        // What the next `prepare` needs if the game goes on from the chosen play; deriving its
-        // inputs is left to that call, as a bot asked about unrelated positions never makes it.
-        let chosen = Chosen {
-            after: plays[best].position.swapped(),
-            reference: prepared.reference,
-            touched: touched(&plays[best]),
-        };
-        CHOSEN.with_borrow_mut(|c| *c = Some(chosen));
+        prepared.remember(&plays[best]);
         (best, value)
+    }
+
+    /// [`NeuralNet::best_of`] among the `keep` plays that `screen` ranks highest: the full
+    /// nets judge only those (all of them when there are no more). The rollouts' net policy,
+    /// which trades a little strength for speed (see [`screen`]).
+    pub fn best_of_screened(
+        &self,
+        screen: &Screen,
+        keep: usize,
+        before: &Position,
+        plays: &[Play],
+    ) -> (usize, Probabilities) {
+        let mut prepared = self.prepare(before);
+        let (best, value) = prepared.best_of_screened(screen, keep, plays);
+        prepared.remember(&plays[best]);
+        (best, value)
+    }
+
+    /// [`NeuralNet::roll_values`] with each roll's best play chosen as by
+    /// [`NeuralNet::best_of_screened`].
+    pub fn roll_values_screened(
+        &self,
+        screen: &Screen,
+        keep: usize,
+        before: &Position,
+        plays: &mut Vec<Play>,
+        out: &mut [Probabilities; 21],
+        best: &mut [usize; 21],
+    ) {
+        let mut prepared = self.prepare(before);
+        for ((value, k), roll) in out.iter_mut().zip(best.iter_mut()).zip(crate::ALL_ROLLS) {
+            crate::moves::legal_plays_into(before, roll, plays);
+            (*k, *value) = prepared.best_of_screened(screen, keep, plays);
+        }
     }
 
     /// For each of the 21 rolls ([`ALL_ROLLS`](crate::ALL_ROLLS) order) from `before`, its best
@@ -302,6 +336,37 @@ impl Prepared<'_> {
             };
             out.push(value.flipped());
         }
+    }
+
+    /// Leaves what the next [`NeuralNet::prepare`] needs if the game goes on from `chosen`, a
+    /// play from the prepared position; deriving its inputs is left to that call, as a bot asked
+    /// about unrelated positions never makes it.
+    fn remember(self, chosen: &Play) {
+        let chosen =
+            Chosen { after: chosen.position.swapped(), reference: self.reference, touched: touched(chosen) };
+        CHOSEN.with_borrow_mut(|c| *c = Some(chosen));
+    }
+
+    /// [`NeuralNet::best_of_screened`] from the prepared position.
+    pub fn best_of_screened(
+        &mut self,
+        screen: &Screen,
+        keep: usize,
+        plays: &[Play],
+    ) -> (usize, Probabilities) {
+        if plays.len() <= keep {
+            return self.best_of(plays);
+        }
+        thread_local! {
+            static KEPT: std::cell::RefCell<(Vec<usize>, Vec<Play>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+        }
+        KEPT.with_borrow_mut(|(kept, subset)| {
+            screen.keep_best(&self.before, plays, keep, kept);
+            subset.clear();
+            subset.extend(kept.iter().map(|&k| plays[k]));
+            let (best, value) = self.best_of(subset);
+            (kept[best], value)
+        })
     }
 
     /// [`NeuralNet::best_of`] from the prepared position.

@@ -2,6 +2,7 @@ use super::*;
 use crate::dice::{DiceStream, ALL_ROLLS};
 use crate::moves::legal_plays;
 use crate::pos;
+use screen::Screen;
 
 /// Positions from games of random plays, to test on more than a few hand-made ones.
 fn sample_positions(count: usize) -> Vec<Position> {
@@ -182,4 +183,45 @@ fn a_game_goes_on_from_the_inputs_of_the_chosen_play() {
     }
     // Every ply but the first of each game and those after a dance follows a choice.
     assert!(derived > plies * 9 / 10, "{derived} of {plies}");
+}
+
+#[test]
+fn screened_best_is_the_best_of_the_kept_plays() {
+    let (net, screen) = (NeuralNet::builtin(), Screen::builtin());
+    let (mut values, mut kept) = (vec![], vec![]);
+    let mut differs = 0;
+    for p in sample_positions(200) {
+        for roll in [ALL_ROLLS[3], ALL_ROLLS[20]] {
+            let plays = legal_plays(&p, roll);
+            let (k, v) = net.best_of_screened(screen, 8, &p, &plays);
+            screen.keep_best(&p, &plays, 8, &mut kept);
+            assert!(kept.contains(&k), "{p:?} {roll:?}");
+            net.evaluate_plays(&p, &plays, &mut values);
+            assert_eq!(v, values[k]);
+            // The first best of the kept plays.
+            for &j in &kept {
+                assert!(values[j].equity() < v.equity() || (values[j].equity() == v.equity() && j >= k));
+            }
+            // Keeping every play is the plain best.
+            assert_eq!(net.best_of_screened(screen, plays.len(), &p, &plays), net.best_of(&p, &plays));
+            differs += (net.best_of(&p, &plays).0 != k) as u32;
+        }
+    }
+    // The screen keeps the full nets' choice nearly always.
+    assert!(differs < 20, "{differs} of 400 choices differ");
+}
+
+#[test]
+fn screened_roll_values_are_the_screened_best_plays_of_each_roll() {
+    let (net, screen) = (NeuralNet::builtin(), Screen::builtin());
+    let mut plays = vec![];
+    let mut values = [Probabilities::default(); 21];
+    let mut best = [0; 21];
+    for p in sample_positions(30) {
+        net.roll_values_screened(screen, 8, &p, &mut plays, &mut values, &mut best);
+        for ((value, k), roll) in values.iter().zip(best).zip(ALL_ROLLS) {
+            let expected = net.best_of_screened(screen, 8, &p, &legal_plays(&p, roll));
+            assert_eq!((k, *value), expected, "{p:?} {roll:?}");
+        }
+    }
 }
