@@ -37,8 +37,8 @@ variance reduction (it runs a quarter of the trials); the pubeval and random
 rows show the cheaper policies. With `--varredn` both sides reduce variance,
 which judges the best play of all 21 rolls at every turn, and the "net-vr" row
 (a sixteenth of the trials) is compared. Our net policy screens the plays of a
-roll and judges the 8 most promising with the full net; gnubg's judges all of
-them with its net.
+roll and judges the 8 most promising with the full net, where gnubg's judges all
+of them with its net; the "net-all" row is ours judging all of them too.
 
 Usage (from the repository root):
     python3 benches/gnubg_rollout.py [--trials 1296] [--threads 2] [--seed 1]
@@ -130,7 +130,7 @@ def ours(args):
     rates = {}
     for line in out.splitlines():
         cols = line.split()
-        if len(cols) >= 3 and cols[0] in ("random", "pubeval", "net", "net-vr") and cols[1].isdigit():
+        if len(cols) >= 3 and cols[0] in ("random", "pubeval", "net", "net-all", "net-vr") and cols[1].isdigit():
             rates[(cols[0], int(cols[1]))] = float(cols[2])
     return out, rates
 
@@ -170,7 +170,7 @@ def main():
     if not args.no_ours:
         out, rates = ours(args)
         print(out.rstrip())
-        for policy in ("net-vr",) if args.varredn else ("net", "pubeval", "random"):
+        for policy in ("net-vr",) if args.varredn else ("net", "net-all", "pubeval", "random"):
             rate = rates.get((policy, args.threads))
             if rate:
                 ratio = rate / gnubg_rate

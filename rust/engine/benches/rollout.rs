@@ -2,8 +2,10 @@
 //! threads (the net without variance reduction, then with it), and the standard errors. Run with `cargo bench -p gammon-engine --bench rollout`;
 //! `ROLLOUT_BENCH_TRIALS=N` changes the number of games per measurement (default 20736).
 
-use gammon_engine::eval::BuiltinPolicy;
+use gammon_engine::eval::search::Bot;
+use gammon_engine::eval::{BuiltinPolicy, Policy};
 use gammon_engine::rollout::{rollout, RolloutOptions};
+use gammon_engine::Backgammon;
 use gammon_engine::Position;
 
 /// CPU time used by this process so far (Linux `/proc/self/stat`, in clock ticks of 10 ms), so
@@ -35,7 +37,7 @@ fn main() {
     );
     // The net plays far more slowly than the others, so it gets a quarter of the games, and no
     // variance reduction, like GNU Backgammon's rollouts in `benches/gnubg_rollout.py`; the
-    // net-vr row, a sixteenth, with it (that script's `--varredn`).
+    // net-vr row gets a sixteenth, with it (that script's `--varredn`).
     // The net's weights and the bear-off database are built on first use; do that before any
     // clock starts, so that the first net row does not pay for it.
     let bearing_off = Position::from_board([
@@ -43,42 +45,44 @@ fn main() {
     ])
     .expect("a valid bear-off position");
     gammon_engine::eval::Evaluator::evaluate(gammon_engine::eval::net::NeuralNet::builtin(), &bearing_off);
-    // (row, policy, variance reduction, share of the games)
-    let rows = [
-        ("random", BuiltinPolicy::Random, true, 1),
-        ("pubeval", BuiltinPolicy::Pubeval, true, 1),
-        ("net", BuiltinPolicy::Net, false, 4),
-        // Variance reduction judges the best play of all 21 rolls at every turn.
-        ("net-vr", BuiltinPolicy::Net, true, 16),
-    ];
-    for (row, policy, variance_reduction, share) in rows {
-        for threads in [1, 2] {
-            let options = RolloutOptions {
-                trials: (trials / share).max(36),
-                seed: 1,
-                threads: Some(threads),
-                variance_reduction,
-                ..RolloutOptions::default()
-            };
-            let cpu = cpu_seconds();
-            let r = rollout(&Position::initial(), &policy, &options).unwrap();
-            let cpu = match (cpu, cpu_seconds()) {
-                (Some(a), Some(b)) => format!("{:.2}", 1e6 * (b - a) / r.trials as f64),
-                _ => "n/a".to_string(),
-            };
-            let reduced =
-                if r.variance_reduction { format!("{:.5}", r.equity_std_error) } else { "n/a".to_string() };
-            println!(
-                "{:<8} {:>7} {:>10.0} {:>9.2} {:>13} {:>+9.4} {:>10.5} {:>9}",
-                row,
-                threads,
-                r.trials as f64 / r.seconds,
-                1e6 * r.seconds / r.trials as f64,
-                cpu,
-                r.equity,
-                r.plain_equity_std_error,
-                reduced
-            );
-        }
+    let games = |share: u64| (trials / share).max(36);
+    bench_rows("random", &BuiltinPolicy::Random, true, games(1));
+    bench_rows("pubeval", &BuiltinPolicy::Pubeval, true, games(1));
+    bench_rows("net", &BuiltinPolicy::Net, false, games(4));
+    // The same net judging every play (the bot at 0-ply): what the screen saves.
+    bench_rows("net-all", &Bot::new(0).unwrap(), false, games(4));
+    // Variance reduction judges the best play of all 21 rolls at every turn.
+    bench_rows("net-vr", &BuiltinPolicy::Net, true, games(16));
+}
+
+/// One row per thread count (1 and 2): `policy` rolling out the starting position `trials` times.
+fn bench_rows<P: Policy<Backgammon>>(row: &str, policy: &P, variance_reduction: bool, trials: u64) {
+    for threads in [1, 2] {
+        let options = RolloutOptions {
+            trials,
+            seed: 1,
+            threads: Some(threads),
+            variance_reduction,
+            ..RolloutOptions::default()
+        };
+        let cpu = cpu_seconds();
+        let r = rollout(&Position::initial(), policy, &options).unwrap();
+        let cpu = match (cpu, cpu_seconds()) {
+            (Some(a), Some(b)) => format!("{:.2}", 1e6 * (b - a) / r.trials as f64),
+            _ => "n/a".to_string(),
+        };
+        let reduced =
+            if r.variance_reduction { format!("{:.5}", r.equity_std_error) } else { "n/a".to_string() };
+        println!(
+            "{:<8} {:>7} {:>10.0} {:>9.2} {:>13} {:>+9.4} {:>10.5} {:>9}",
+            row,
+            threads,
+            r.trials as f64 / r.seconds,
+            1e6 * r.seconds / r.trials as f64,
+            cpu,
+            r.equity,
+            r.plain_equity_std_error,
+            reduced
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! Trains the screen (`gammon_engine::eval::net::screen`) on the full nets' judgements.
 //!
 //! ```text
-//! cargo run --release --example train_screen -- [--games 400000] [--alpha 0.01] [--seed 1]
+//! cargo run --release --example train_screen -- [--games 400000] [--alpha 0.002] [--seed 1]
 //!     [--test-games 4000] [--net NET.bin] [--out rust/engine/data/screen-v1.bin]
 //! ```
 //!
@@ -44,7 +44,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let flag = |name: &str| args.iter().position(|a| a == name).map(|i| args[i + 1].clone());
     let games: u64 = flag("--games").map_or(400_000, |v| v.parse().expect("--games N"));
-    let alpha: f32 = flag("--alpha").map_or(0.01, |v| v.parse().expect("--alpha A"));
+    let alpha: f32 = flag("--alpha").map_or(0.002, |v| v.parse().expect("--alpha A"));
     let seed: u64 = flag("--seed").map_or(1, |v| v.parse().expect("--seed S"));
     let test_games: u64 = flag("--test-games").map_or(4000, |v| v.parse().expect("--test-games N"));
     let out = flag("--out").unwrap_or_else(|| "rust/engine/data/screen-v1.bin".into());

@@ -142,8 +142,18 @@ impl Network {
     #[inline(always)]
     fn hidden_sums_fixed<const H: usize>(&self, x: &[f32], sums: &mut [f32]) {
         let mut s: [f32; H] = self.b1[..H].try_into().unwrap();
-        for (i, &v) in x.iter().enumerate().take(self.inputs) {
-            if v != 0.0 {
+        // The non-zero inputs as bit masks, then a loop over the set bits: a branch per input
+        // would be mispredicted often, as which inputs are zero changes from one position to
+        // the next. The rows are added in increasing order all the same.
+        for (c, chunk) in x[..self.inputs].chunks(64).enumerate() {
+            let mut mask = 0u64;
+            for (k, &v) in chunk.iter().enumerate() {
+                mask |= ((v != 0.0) as u64) << k;
+            }
+            while mask != 0 {
+                let k = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                let (i, v) = (64 * c + k, chunk[k]);
                 let row: &[f32; H] = self.w1[i * H..(i + 1) * H].try_into().unwrap();
                 for j in 0..H {
                     s[j] += v * row[j];
