@@ -128,9 +128,10 @@ def ours(args):
         check=True,
     ).stdout.decode()
     rates = {}
+    rows = ("random", "pubeval", "net", "net-all", "net-vr")
     for line in out.splitlines():
         cols = line.split()
-        if len(cols) >= 3 and cols[0] in ("random", "pubeval", "net", "net-all", "net-vr") and cols[1].isdigit():
+        if len(cols) >= 3 and cols[0] in rows and cols[1].isdigit():
             rates[(cols[0], int(cols[1]))] = float(cols[2])
     return out, rates
 
