@@ -218,11 +218,9 @@ impl NeuralNet {
         out: &mut [Probabilities; 21],
         best: &mut [usize; 21],
     ) {
-        let mut prepared = self.prepare(before);
-        for ((value, k), roll) in out.iter_mut().zip(best.iter_mut()).zip(crate::ALL_ROLLS) {
-            crate::moves::legal_plays_into(before, roll, plays);
-            (*k, *value) = prepared.best_of_screened(screen, keep, plays);
-        }
+        self.best_of_each_roll(before, plays, out, best, |prepared, plays| {
+            prepared.best_of_screened(screen, keep, plays)
+        });
     }
 
     /// For each of the 21 rolls ([`ALL_ROLLS`](crate::ALL_ROLLS) order) from `before`, its best
@@ -236,10 +234,23 @@ impl NeuralNet {
         out: &mut [Probabilities; 21],
         best: &mut [usize; 21],
     ) {
+        self.best_of_each_roll(before, plays, out, best, |prepared, plays| prepared.best_of(plays));
+    }
+
+    /// The play `choose` picks among the legal plays of each of the 21 rolls from `before`,
+    /// all judged from one preparation.
+    fn best_of_each_roll(
+        &self,
+        before: &Position,
+        plays: &mut Vec<Play>,
+        out: &mut [Probabilities; 21],
+        best: &mut [usize; 21],
+        mut choose: impl FnMut(&mut Prepared<'_>, &[Play]) -> (usize, Probabilities),
+    ) {
         let mut prepared = self.prepare(before);
         for ((value, k), roll) in out.iter_mut().zip(best.iter_mut()).zip(crate::ALL_ROLLS) {
             crate::moves::legal_plays_into(before, roll, plays);
-            (*k, *value) = prepared.best_of(plays);
+            (*k, *value) = choose(&mut prepared, plays);
         }
     }
 
