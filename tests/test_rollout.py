@@ -62,6 +62,20 @@ def test_parts_merge_exactly_and_survive_pickling():
         merge_rollouts([parts[0], parts[2]])  # not consecutive
 
 
+def test_the_net_judging_every_play_is_a_policy_of_its_own():
+    p = "4HPwATDgc/ABMA"
+    runs = [
+        rollout(p, trials=72, seed=2, threads=t, policy="net-all", variance_reduction=False) for t in (1, 2)
+    ]
+    assert runs[0].equity == runs[1].equity and runs[0].std_error == runs[1].std_error
+    assert "net-all" in runs[0].setup
+    screened = rollout(p, trials=72, seed=2, policy="net", first_trial=72, variance_reduction=False)
+    with pytest.raises(GammonError):
+        merge_rollouts([runs[0], screened])  # parts played by different policies
+    with pytest.raises(GammonError, match="net-all"):
+        rollout(p, trials=36, policy="net-some")
+
+
 def test_opening_is_even_with_the_same_policy_on_both_sides():
     r = rollout("opening", trials=2160, seed=1, policy="pubeval")
     assert abs(r.equity) < 3 * r.std_error

@@ -2,7 +2,6 @@
 //! threads (the net without variance reduction, then with it), and the standard errors. Run with `cargo bench -p gammon-engine --bench rollout`;
 //! `ROLLOUT_BENCH_TRIALS=N` changes the number of games per measurement (default 20736).
 
-use gammon_engine::eval::search::Bot;
 use gammon_engine::eval::{BuiltinPolicy, Policy};
 use gammon_engine::rollout::{rollout, RolloutOptions};
 use gammon_engine::Backgammon;
@@ -50,7 +49,7 @@ fn main() {
     bench_rows("pubeval", &BuiltinPolicy::Pubeval, true, games(1));
     bench_rows("net", &BuiltinPolicy::Net, false, games(4));
     // The same net judging every play (the bot at 0-ply): what the screen saves.
-    bench_rows("net-all", &Bot::new(0).unwrap(), false, games(4));
+    bench_rows("net-all", &BuiltinPolicy::NetAll, false, games(4));
     // Variance reduction judges the best play of all 21 rolls at every turn.
     bench_rows("net-vr", &BuiltinPolicy::Net, true, games(16));
 }

@@ -25,7 +25,8 @@ pub struct RolloutRequest {
     /// Seed of the dice: the same seed gives the same result. Default 0.
     #[serde(default)]
     pub seed: u64,
-    /// Who plays both sides: `net` (the default, the built-in neural net), `pubeval` or `random`.
+    /// Who plays both sides: `net` (the default, the built-in neural net), `net-all` (the net
+    /// judging every play), `pubeval` or `random`.
     #[serde(default = "default_policy")]
     #[schema(default = "net", example = "net")]
     pub policy: String,

@@ -86,18 +86,31 @@ pub enum BuiltinPolicy {
     /// ranks highest ([`NeuralNet::best_of_screened`]); it also lends its evaluator to
     /// truncation and variance reduction.
     Net,
+    /// The same net judging every play of each roll (the bot at 0-ply): slower, for rollouts
+    /// that must follow the bot's choices exactly.
+    NetAll,
 }
 
 impl BuiltinPolicy {
-    /// `"random"`, `"pubeval"`, `"net"`, or `"default"` (the net, the strongest).
+    /// `"random"`, `"pubeval"`, `"net"`, `"net-all"`, or `"default"` (the net).
     pub fn from_name(name: &str) -> Result<BuiltinPolicy> {
         match name {
             "random" => Ok(BuiltinPolicy::Random),
             "pubeval" => Ok(BuiltinPolicy::Pubeval),
             "net" | "default" => Ok(BuiltinPolicy::Net),
+            "net-all" => Ok(BuiltinPolicy::NetAll),
             _ => Err(Error::InvalidArgument(format!(
-                "unknown policy {name:?}: expected \"random\", \"pubeval\", \"net\" or \"default\""
+                "unknown policy {name:?}: expected \"random\", \"pubeval\", \"net\", \"net-all\" or \"default\""
             ))),
+        }
+    }
+
+    /// How many plays of a roll the full nets judge, for the net policies.
+    fn kept(&self) -> Option<usize> {
+        match self {
+            BuiltinPolicy::Net => Some(KEEP),
+            BuiltinPolicy::NetAll => Some(usize::MAX),
+            _ => None,
         }
     }
 }
@@ -115,16 +128,17 @@ impl Policy<Backgammon> for BuiltinPolicy {
         match self {
             BuiltinPolicy::Random => RandomPolicy.choose(game, position, dice, plays, stream),
             BuiltinPolicy::Pubeval => PubevalPolicy.choose(game, position, dice, plays, stream),
-            BuiltinPolicy::Net if plays.len() == 1 => 0,
-            BuiltinPolicy::Net => {
-                NeuralNet::builtin().best_of_screened(Screen::builtin(), KEEP, position, plays).0
+            BuiltinPolicy::Net | BuiltinPolicy::NetAll if plays.len() == 1 => 0,
+            BuiltinPolicy::Net | BuiltinPolicy::NetAll => {
+                let keep = self.kept().expect("a net policy");
+                NeuralNet::builtin().best_of_screened(Screen::builtin(), keep, position, plays).0
             }
         }
     }
 
     fn evaluator(&self) -> Option<&dyn Evaluator<crate::Position>> {
         match self {
-            BuiltinPolicy::Net => Some(NeuralNet::builtin()),
+            BuiltinPolicy::Net | BuiltinPolicy::NetAll => Some(NeuralNet::builtin()),
             _ => None,
         }
     }
@@ -137,11 +151,11 @@ impl Policy<Backgammon> for BuiltinPolicy {
         out: &mut [Probabilities; 21],
         best: &mut [usize; 21],
     ) -> bool {
-        match self {
-            BuiltinPolicy::Net => {
+        match self.kept() {
+            Some(keep) => {
                 NeuralNet::builtin().roll_values_screened(
                     Screen::builtin(),
-                    KEEP,
+                    keep,
                     position,
                     plays,
                     out,
@@ -149,13 +163,13 @@ impl Policy<Backgammon> for BuiltinPolicy {
                 );
                 true
             }
-            _ => false,
+            None => false,
         }
     }
 
     fn chooses_the_evaluators_best(&self) -> bool {
         // `choose` and `roll_values` both take `NeuralNet::best_of_screened`'s play.
-        *self == BuiltinPolicy::Net
+        self.kept().is_some()
     }
 
     fn deterministic(&self) -> bool {
@@ -167,6 +181,7 @@ impl Policy<Backgammon> for BuiltinPolicy {
             BuiltinPolicy::Random => "random",
             BuiltinPolicy::Pubeval => "pubeval",
             BuiltinPolicy::Net => "net",
+            BuiltinPolicy::NetAll => "net-all",
         }
     }
 }
@@ -176,3 +191,41 @@ impl Policy<Backgammon> for BuiltinPolicy {
 /// the screen, and the play chosen is nearly always the one they would choose among all (the
 /// figures are in the `train_screen` example's report and the training notes).
 pub const KEEP: usize = 8;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::ALL_ROLLS;
+    use crate::eval::search::Bot;
+    use crate::{legal_plays, Position};
+
+    #[test]
+    fn the_net_policies_take_the_screened_and_the_bots_plays() {
+        assert_eq!(BuiltinPolicy::from_name("net-all").unwrap(), BuiltinPolicy::NetAll);
+        assert_eq!(BuiltinPolicy::from_name("default").unwrap(), BuiltinPolicy::Net);
+        let err = BuiltinPolicy::from_name("gnubg").unwrap_err().to_string();
+        assert!(err.contains("gnubg") && err.contains("net-all"), "{err}");
+        let (net, screen, bot) = (NeuralNet::builtin(), Screen::builtin(), Bot::new(0).unwrap());
+        let mut stream = DiceStream::new(4, 0);
+        let mut p = Position::initial();
+        let mut many = 0;
+        for _ in 0..60 {
+            for roll in [ALL_ROLLS[0], ALL_ROLLS[9], ALL_ROLLS[17]] {
+                let plays = legal_plays(&p, roll);
+                many += (plays.len() > KEEP) as u32;
+                let screened = BuiltinPolicy::Net.choose(&Backgammon, &p, roll, &plays, &mut stream);
+                let all = BuiltinPolicy::NetAll.choose(&Backgammon, &p, roll, &plays, &mut stream);
+                assert_eq!(screened, net.best_of_screened(screen, KEEP, &p, &plays).0);
+                assert_eq!(all, bot.best_index(&p, &plays));
+            }
+            let plays = legal_plays(&p, stream.roll());
+            p = plays[plays.len() / 3].position.swapped();
+            if Backgammon.result(&p).is_some() {
+                p = Position::initial();
+            }
+        }
+        // Rolls with more plays than are kept, where the screen matters.
+        assert!(many > 20, "{many}");
+        assert_eq!(BuiltinPolicy::NetAll.name(), "net-all");
+    }
+}

@@ -496,15 +496,17 @@ impl Policy<Backgammon> for Afresh {
 
 #[test]
 fn reusing_the_luck_pass_choice_changes_nothing() {
-    assert!(BuiltinPolicy::Net.chooses_the_evaluators_best());
     let p = pos!(24 => 2, 13 => 4, 8 => 3, 6 => 5, 5 => 1, 1 => -2, 12 => -5, 17 => -3, 19 => -4, 20 => -1);
     let o = options(72, 3, 2);
     assert!(o.variance_reduction);
-    let reused = rollout(&p, &BuiltinPolicy::Net, &o).unwrap();
-    let afresh = rollout(&p, &Afresh { policy: BuiltinPolicy::Net, reuses_best: false }, &o).unwrap();
-    // The same games (the setups differ only in the policies' names).
-    assert_eq!(reused.sums, afresh.sums);
-    assert_eq!(reused.equity.to_bits(), afresh.equity.to_bits());
+    for policy in [BuiltinPolicy::Net, BuiltinPolicy::NetAll] {
+        assert!(policy.chooses_the_evaluators_best());
+        let reused = rollout(&p, &policy, &o).unwrap();
+        let afresh = rollout(&p, &Afresh { policy, reuses_best: false }, &o).unwrap();
+        // The same games (the setups differ only in the policies' names).
+        assert_eq!(reused.sums, afresh.sums, "{policy:?}");
+        assert_eq!(reused.equity.to_bits(), afresh.equity.to_bits(), "{policy:?}");
+    }
 }
 
 #[test]
