@@ -137,9 +137,9 @@ impl Screen {
         Look { screen: self, slots, sums }
     }
 
-    /// The indices of the `keep` plays of a roll from `before` that the screen scores highest
-    /// (the first of equal scores), in increasing order, into `kept` (cleared first); every
-    /// index when there are no more than `keep` plays.
+    /// The indices of the `keep` plays (at least one) of a roll from `before` that the screen
+    /// scores highest (the first of equal scores), in increasing order, into `kept` (cleared
+    /// first); every index when there are no more than `keep` plays.
     ///
     /// ```
     /// use gammon_engine::eval::net::screen::Screen;
@@ -153,6 +153,7 @@ impl Screen {
     /// ```
     pub fn keep_best(&self, before: &Position, plays: &[Play], keep: usize, kept: &mut Vec<usize>) {
         kept.clear();
+        let keep = keep.max(1);
         if plays.len() <= keep {
             kept.extend(0..plays.len());
             return;
@@ -375,6 +376,10 @@ mod tests {
         }
         screen.keep_best(&p, &plays[..3], 5, &mut kept);
         assert_eq!(kept, [0, 1, 2]);
+        // Keeping none keeps one all the same.
+        screen.keep_best(&p, &plays, 0, &mut kept);
+        assert_eq!(kept.len(), 1);
+        assert!(look.score(&plays[kept[0]]) >= worst_kept);
     }
 
     #[test]
