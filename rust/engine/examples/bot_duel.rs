@@ -3,13 +3,14 @@
 //! error; and the time of a 0-ply decision.
 //!
 //! `cargo run --release --example bot_duel -- [OPPONENT] [PAIRS] [SEED] [PLY]`: OPPONENT is
-//! `pubeval` (default), `random`, `net` (the bot at ply 0) or `timing`; PAIRS defaults to 10,000
+//! `pubeval` (default), `random`, `net` (the bot at ply 0), `screened` (the rollouts' net
+//! policy, which judges only the plays its screen ranks highest) or `timing`; PAIRS defaults to 10,000
 //! (20,000 games); PLY is the bot's search depth (default 0). Threads: rayon's default (set
 //! `RAYON_NUM_THREADS`); the result does not depend on them.
 
 use gammon_engine::eval::duel::backgammon_duel;
 use gammon_engine::eval::search::Bot;
-use gammon_engine::eval::{Policy, PubevalPolicy, RandomPolicy};
+use gammon_engine::eval::{BuiltinPolicy, Policy, PubevalPolicy, RandomPolicy};
 use gammon_engine::{legal_plays, Backgammon, DiceGame, DiceStream, Position};
 use std::time::Instant;
 
@@ -62,7 +63,8 @@ fn main() {
         "pubeval" => backgammon_duel(&bot, &PubevalPolicy, pairs, seed),
         "random" => backgammon_duel(&bot, &RandomPolicy, pairs, seed),
         "net" => backgammon_duel(&bot, &Bot::new(0).expect("ply 0"), pairs, seed),
-        other => panic!("unknown opponent {other:?}: pubeval, random, net or timing"),
+        "screened" => backgammon_duel(&bot, &BuiltinPolicy::Net, pairs, seed),
+        other => panic!("unknown opponent {other:?}: pubeval, random, net, screened or timing"),
     };
     println!(
         "{} vs {opponent}: {:+.3} +- {:.3} points per game over {} games (won {:.1}%; seed {seed}; {:.0} s)",
