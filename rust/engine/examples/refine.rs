@@ -19,7 +19,8 @@
 //! the 21 rolls of the best play's value, the replies judged at 0-ply); `rollout:TRIALS:PLIES`
 //! is a rollout of TRIALS games by the net at 0-ply, each stopped after PLIES plies and finished
 //! by the net's judgement, with the luck of every roll subtracted (seeded by the position's
-//! place in the data, so reproducible). `--widen` grows both nets to that many hidden units
+//! place in the data, so reproducible); as in the shipped rollouts, the net judges only the
+//! plays of each roll that the shipped screen ranks highest ([`NetPolicy`]). `--widen` grows both nets to that many hidden units
 //! before training, the new units starting silent ([`Network::widened`]).
 //!
 //! The labelled positions go to `DIR/data-SEED-LABEL.bin` in blocks as they are made (a record:
@@ -32,9 +33,10 @@ use gammon_engine::dice_game::{Backgammon, DiceGame};
 use gammon_engine::eval::duel::backgammon_duel;
 use gammon_engine::eval::net::inputs::{encode, INPUTS};
 use gammon_engine::eval::net::network::{Network, MAX_HIDDEN, OUTPUTS};
+use gammon_engine::eval::net::screen::Screen;
 use gammon_engine::eval::net::{Class, NeuralNet};
 use gammon_engine::eval::search::Bot;
-use gammon_engine::eval::{Probabilities, PubevalPolicy};
+use gammon_engine::eval::{NetPolicy, Probabilities, PubevalPolicy, KEEP};
 use gammon_engine::rollout::{rollout, RolloutOptions};
 use gammon_engine::{legal_plays_into, DiceStream, Position};
 use rayon::prelude::*;
@@ -140,7 +142,8 @@ impl Label {
                     truncate: Some(plies),
                     ..RolloutOptions::default()
                 };
-                rollout(position, bot, &options).expect("a valid rollout").probabilities
+                let policy = NetPolicy::new(bot.net(), Screen::builtin(), KEEP);
+                rollout(position, &policy, &options).expect("a valid rollout").probabilities
             }
         }
     }

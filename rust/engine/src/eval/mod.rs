@@ -19,7 +19,7 @@ pub mod pubeval;
 mod pubeval_weights;
 pub mod search;
 
-pub use policy::{BuiltinPolicy, EvaluatorPolicy, RandomPolicy};
+pub use policy::{BuiltinPolicy, EvaluatorPolicy, NetPolicy, RandomPolicy, KEEP};
 pub use probabilities::Probabilities;
 pub use pubeval::PubevalPolicy;
 

@@ -115,6 +115,13 @@ impl BuiltinPolicy {
     }
 }
 
+impl BuiltinPolicy {
+    /// The net policy behind `Net` and `NetAll` (`None` for the others).
+    fn net_policy(&self) -> Option<NetPolicy<'static>> {
+        self.kept().map(|keep| NetPolicy::new(NeuralNet::builtin(), Screen::builtin(), keep))
+    }
+}
+
 impl Policy<Backgammon> for BuiltinPolicy {
     #[inline]
     fn choose(
@@ -128,10 +135,8 @@ impl Policy<Backgammon> for BuiltinPolicy {
         match self {
             BuiltinPolicy::Random => RandomPolicy.choose(game, position, dice, plays, stream),
             BuiltinPolicy::Pubeval => PubevalPolicy.choose(game, position, dice, plays, stream),
-            BuiltinPolicy::Net | BuiltinPolicy::NetAll if plays.len() == 1 => 0,
             BuiltinPolicy::Net | BuiltinPolicy::NetAll => {
-                let keep = self.kept().expect("a net policy");
-                NeuralNet::builtin().best_of_screened(Screen::builtin(), keep, position, plays).0
+                self.net_policy().expect("a net policy").choose(game, position, dice, plays, stream)
             }
         }
     }
@@ -145,30 +150,16 @@ impl Policy<Backgammon> for BuiltinPolicy {
 
     fn roll_values(
         &self,
-        _: &Backgammon,
+        game: &Backgammon,
         position: &crate::Position,
         plays: &mut Vec<crate::Play>,
         out: &mut [Probabilities; 21],
         best: &mut [usize; 21],
     ) -> bool {
-        match self.kept() {
-            Some(keep) => {
-                NeuralNet::builtin().roll_values_screened(
-                    Screen::builtin(),
-                    keep,
-                    position,
-                    plays,
-                    out,
-                    best,
-                );
-                true
-            }
-            None => false,
-        }
+        self.net_policy().is_some_and(|policy| policy.roll_values(game, position, plays, out, best))
     }
 
     fn chooses_the_evaluators_best(&self) -> bool {
-        // `choose` and `roll_values` both take `NeuralNet::best_of_screened`'s play.
         self.kept().is_some()
     }
 
@@ -183,6 +174,81 @@ impl Policy<Backgammon> for BuiltinPolicy {
             BuiltinPolicy::Net => "net",
             BuiltinPolicy::NetAll => "net-all",
         }
+    }
+}
+
+/// A net at 0-ply as a rollout policy: of each roll's plays, the full nets judge the `keep` that
+/// `screen` ranks highest ([`NeuralNet::best_of_screened`]; `usize::MAX` judges every play), and
+/// the nets also serve truncation and variance reduction. [`BuiltinPolicy::Net`] is this policy
+/// over the shipped weights; training programs use it over the weights they are making.
+///
+/// ```
+/// use gammon_engine::eval::net::{screen::Screen, NeuralNet};
+/// use gammon_engine::eval::{NetPolicy, KEEP};
+/// use gammon_engine::rollout::{rollout, RolloutOptions};
+/// use gammon_engine::Position;
+/// let policy = NetPolicy::new(NeuralNet::builtin(), Screen::builtin(), KEEP);
+/// let options = RolloutOptions { trials: 36, truncate: Some(4), ..RolloutOptions::default() };
+/// let result = rollout(&Position::initial(), &policy, &options).unwrap();
+/// assert!(result.probabilities.win > 0.3);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct NetPolicy<'a> {
+    net: &'a NeuralNet,
+    screen: &'a Screen,
+    keep: usize,
+}
+
+impl<'a> NetPolicy<'a> {
+    /// `net` choosing among the `keep` plays `screen` ranks highest.
+    pub fn new(net: &'a NeuralNet, screen: &'a Screen, keep: usize) -> NetPolicy<'a> {
+        NetPolicy { net, screen, keep }
+    }
+}
+
+impl Policy<Backgammon> for NetPolicy<'_> {
+    #[inline]
+    fn choose(
+        &self,
+        _: &Backgammon,
+        position: &crate::Position,
+        _: Dice,
+        plays: &[crate::Play],
+        _: &mut DiceStream,
+    ) -> usize {
+        if plays.len() == 1 {
+            return 0;
+        }
+        self.net.best_of_screened(self.screen, self.keep, position, plays).0
+    }
+
+    fn evaluator(&self) -> Option<&dyn Evaluator<crate::Position>> {
+        Some(self.net)
+    }
+
+    fn roll_values(
+        &self,
+        _: &Backgammon,
+        position: &crate::Position,
+        plays: &mut Vec<crate::Play>,
+        out: &mut [Probabilities; 21],
+        best: &mut [usize; 21],
+    ) -> bool {
+        self.net.roll_values_screened(self.screen, self.keep, position, plays, out, best);
+        true
+    }
+
+    fn chooses_the_evaluators_best(&self) -> bool {
+        // `choose` and `roll_values` both take `NeuralNet::best_of_screened`'s play.
+        true
+    }
+
+    fn deterministic(&self) -> bool {
+        true
+    }
+
+    fn name(&self) -> &str {
+        "net"
     }
 }
 
@@ -227,5 +293,19 @@ mod tests {
         // Rolls with more plays than are kept, where the screen matters.
         assert!(many > 20, "{many}");
         assert_eq!(BuiltinPolicy::NetAll.name(), "net-all");
+    }
+
+    #[test]
+    fn a_net_policy_over_the_shipped_weights_rolls_out_as_the_builtin_ones() {
+        use crate::rollout::{rollout, RolloutOptions};
+        let options = RolloutOptions { trials: 72, truncate: Some(6), seed: 9, ..RolloutOptions::default() };
+        let p = Position::from_id("4HPwATDgc/ABMA").unwrap();
+        for (keep, builtin) in [(KEEP, BuiltinPolicy::Net), (usize::MAX, BuiltinPolicy::NetAll)] {
+            let policy = NetPolicy::new(NeuralNet::builtin(), Screen::builtin(), keep);
+            let ours = rollout(&p, &policy, &options).unwrap();
+            let theirs = rollout(&p, &builtin, &options).unwrap();
+            assert_eq!(ours.probabilities, theirs.probabilities, "keep {keep}");
+            assert!(ours.probabilities.win > 0.0 && ours.probabilities.win < 1.0);
+        }
     }
 }
