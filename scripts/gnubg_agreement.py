@@ -17,11 +17,9 @@ import math
 import random
 
 import gnubg_nn
-from gnubg_duel import gnubg_board, gnubg_play
+from gnubg_duel import CLASSES, gnubg_board, gnubg_play
 
 from gammon import Bot, Position
-
-CLASSES = {gnubg_nn.c_contact: "contact", gnubg_nn.c_crashed: "crashed", gnubg_nn.c_race: "race"}
 
 
 def cubeless_equity(p: list[float]) -> float:

@@ -12,8 +12,12 @@ seats it against gammon's bot instead of gnubg's net. Besides the points per gam
 are counted by the points the side won in them (-3 to 3), which shows where two players differ:
 in the games won, or in the gammons.
 
+``--gnubg-class contact|crashed|race`` has gammon's bot hand the positions of that gnubg position
+class to gnubg's net: how much the side would gain if it played those positions as well as gnubg
+does, which says where the bot's 0-ply play falls short.
+
     python scripts/gnubg_duel.py [--pairs 500] [--seed 1] [--ply 0] [--side gammon|pubeval]
-                                 [--opponent gnubg|pubeval]
+                                 [--opponent gnubg|pubeval] [--gnubg-class CLASS]
 """
 
 from __future__ import annotations
@@ -61,6 +65,20 @@ def gnubg_play(position: Position, d1: int, d2: int, choose=gnubg_nn.best_move) 
     raise RuntimeError(f"gnubg's play is not legal in {position.id} {d1}{d2}")
 
 
+CLASSES = {gnubg_nn.c_contact: "contact", gnubg_nn.c_crashed: "crashed", gnubg_nn.c_race: "race"}
+
+
+def deferring(choose: Chooser, gnubg_class: str) -> Chooser:
+    """`choose`, except in the positions of gnubg's class `gnubg_class`, where gnubg's net plays."""
+
+    def chooser(position: Position, d1: int, d2: int) -> Play:
+        if CLASSES.get(gnubg_nn.classify(gnubg_board(position))) == gnubg_class:
+            return gnubg_play(position, d1, d2)
+        return choose(position, d1, d2)
+
+    return chooser
+
+
 def play_game(bot: Bot, side: Chooser, other: Chooser, side_seat: int, rng: random.Random) -> int:
     """Points won by seat 0 (negative when seat 1 wins); `side` plays the seat `side_seat`,
     `other` the other one."""
@@ -91,12 +109,17 @@ def main() -> None:
     parser.add_argument("--ply", type=int, default=0)
     parser.add_argument("--side", choices=["gammon", "pubeval"], default="gammon")
     parser.add_argument("--opponent", choices=["gnubg", "pubeval"], default="gnubg")
+    parser.add_argument("--gnubg-class", choices=sorted(CLASSES.values()))
     args = parser.parse_args()
     if args.side == args.opponent:
         parser.error("--side and --opponent must differ")
     bot = Bot(ply=args.ply)
+    gammon_name, gammon_side = f"gammon bot ply {args.ply}", bot.best_play
+    if args.gnubg_class:
+        gammon_name += f" (gnubg's net in {args.gnubg_class} positions)"
+        gammon_side = deferring(bot.best_play, args.gnubg_class)
     players: dict[str, tuple[str, Chooser]] = {
-        "gammon": (f"gammon bot ply {args.ply}", bot.best_play),
+        "gammon": (gammon_name, gammon_side),
         "gnubg": ("gnubg 0-ply", gnubg_play),
         "pubeval": ("gnubg-nn's pubeval", lambda p, d1, d2: gnubg_play(p, d1, d2, pubeval_moves)),
     }
