@@ -2,13 +2,16 @@
 //! swapped), cubeless, gammons 2 and backgammons 3, reported in points per game with a standard
 //! error; and the time of a 0-ply decision.
 //!
-//! `cargo run --release --example bot_duel -- [OPPONENT] [PAIRS] [SEED] [PLY]`: OPPONENT is
-//! `pubeval` (default), `random`, `net` (the bot at ply 0), `screened` (the rollouts' net
+//! `cargo run --release --example bot_duel -- [OPPONENT] [PAIRS] [SEED] [PLY] [NET]`: OPPONENT is
+//! `pubeval` (default), `random`, `net` (the shipped bot at ply 0), `screened` (the rollouts' net
 //! policy, which judges only the plays its screen ranks highest) or `timing`; PAIRS defaults to 10,000
-//! (20,000 games); PLY is the bot's search depth (default 0). Threads: rayon's default (set
-//! `RAYON_NUM_THREADS`); the result does not depend on them.
+//! (20,000 games); PLY is the bot's search depth (default 0); NET, a weights file written by the
+//! training programs, plays instead of the shipped weights (so `net NET` is a head-to-head
+//! against them). Threads: rayon's default (set `RAYON_NUM_THREADS`); the result does not depend
+//! on them.
 
 use gammon_engine::eval::duel::backgammon_duel;
+use gammon_engine::eval::net::NeuralNet;
 use gammon_engine::eval::search::Bot;
 use gammon_engine::eval::{BuiltinPolicy, Policy, PubevalPolicy, RandomPolicy};
 use gammon_engine::{legal_plays, Backgammon, DiceGame, DiceStream, Position};
@@ -57,7 +60,12 @@ fn main() {
     let pairs: u32 = args.get(1).map(|a| a.parse().expect("PAIRS must be a number")).unwrap_or(10_000);
     let seed: u64 = args.get(2).map(|a| a.parse().expect("SEED must be a number")).unwrap_or(2024);
     let ply: u8 = args.get(3).map(|a| a.parse().expect("PLY must be 0, 1 or 2")).unwrap_or(0);
-    let bot = Bot::new(ply).expect("PLY must be 0, 1 or 2");
+    let file = args.get(4).map(|path| {
+        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("cannot read NET {path:?}: {e}"));
+        NeuralNet::from_bytes(&bytes).unwrap_or_else(|e| panic!("NET {path:?}: {e}"))
+    });
+    let net = file.as_ref().unwrap_or_else(|| NeuralNet::builtin());
+    let bot = Bot::with_net(net, ply).expect("PLY must be 0, 1 or 2");
     let t = Instant::now();
     let result = match opponent {
         "pubeval" => backgammon_duel(&bot, &PubevalPolicy, pairs, seed),
