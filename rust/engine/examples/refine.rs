@@ -20,8 +20,9 @@
 //! is a rollout of TRIALS games by the net at 0-ply, each stopped after PLIES plies and finished
 //! by the net's judgement, with the luck of every roll subtracted (seeded by the position's
 //! place in the data, so reproducible); as in the shipped rollouts, the net judges only the
-//! plays of each roll that the shipped screen ranks highest ([`NetPolicy`]). `--widen` grows both nets to that many hidden units
-//! before training, the new units starting silent ([`Network::widened`]).
+//! plays of each roll that the shipped screen ranks highest ([`NetPolicy`]). `--widen` grows
+//! both nets to that many hidden units before training, the new units starting silent
+//! ([`Network::widened`]).
 //!
 //! The labelled positions go to `DIR/data-SEED-LABEL.bin` in blocks as they are made (a record:
 //! the game number, the 26 signed counts of the position and its five f32 labels), so an interrupted run resumes where it stopped, and a

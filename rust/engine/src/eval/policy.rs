@@ -113,9 +113,7 @@ impl BuiltinPolicy {
             _ => None,
         }
     }
-}
 
-impl BuiltinPolicy {
     /// The net policy behind `Net` and `NetAll` (`None` for the others).
     fn net_policy(&self) -> Option<NetPolicy<'static>> {
         self.kept().map(|keep| NetPolicy::new(NeuralNet::builtin(), Screen::builtin(), keep))
