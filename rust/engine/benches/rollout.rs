@@ -43,7 +43,9 @@ fn main() {
         0, 0, 0, 0, 0, 0, 15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -15, 0, 0, 0, 0, 0, 0,
     ])
     .expect("a valid bear-off position");
-    gammon_engine::eval::Evaluator::evaluate(gammon_engine::eval::net::NeuralNet::builtin(), &bearing_off);
+    for net in [gammon_engine::eval::net::NeuralNet::builtin(), gammon_engine::eval::net::NeuralNet::fast()] {
+        gammon_engine::eval::Evaluator::evaluate(net, &bearing_off);
+    }
     let games = |share: u64| (trials / share).max(36);
     bench_rows("random", &BuiltinPolicy::Random, true, games(1));
     bench_rows("pubeval", &BuiltinPolicy::Pubeval, true, games(1));

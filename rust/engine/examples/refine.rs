@@ -3,7 +3,8 @@
 //! ```text
 //! cargo run --release --example refine -- --net IN.bin --dir DIR [--positions 200000]
 //!     [--label ply1|ply2|rollout:TRIALS:PLIES] [--epochs 6] [--alpha 0.01] [--alpha-end 0.001] [--explore 0.1]
-//!     [--seed 1] [--duel-pairs 5000] [--widen HIDDEN] [--out DIR/refined.bin]
+//!     [--seed 1] [--duel-pairs 5000] [--widen HIDDEN] [--batch 0] [--also FILE,FILE]
+//!     [--out DIR/refined.bin]
 //! ```
 //!
 //! Self-play at 0-ply says what a position is worth one roll later; a search that looks a ply or
@@ -21,8 +22,15 @@
 //! by the net's judgement, with the luck of every roll subtracted (seeded by the position's
 //! place in the data, so reproducible); as in the shipped rollouts, the net judges only the
 //! plays of each roll that the shipped screen ranks highest ([`NetPolicy`]). `--widen` grows
-//! both nets to that many hidden units before training, the new units starting silent
-//! ([`Network::widened`]).
+//! the contact net to that many hidden units before training, the new units starting silent
+//! ([`Network::widened`]); the race net gains nothing from more units.
+//!
+//! Training takes a step per position (`--batch 0`, at rate `--alpha` falling to
+//! `--alpha-end`), or with `--batch N` one [`Adam`] step per N shuffled positions of one net,
+//! each weight's step about the rate in size. Adam fits a wide contact net much better than
+//! per-position steps do, and that shows in play. A batch's gradient is summed over pieces of a
+//! fixed size in order, so the result does not depend on the thread count. `--also` adds
+//! labelled data files made by earlier runs (other seeds) to the training data.
 //!
 //! The labelled positions go to `DIR/data-SEED-LABEL.bin` in blocks as they are made (a record:
 //! the game number, the 26 signed counts of the position and its five f32 labels), so an interrupted run resumes where it stopped, and a
@@ -32,6 +40,8 @@
 
 use gammon_engine::dice_game::{Backgammon, DiceGame};
 use gammon_engine::eval::duel::backgammon_duel;
+use gammon_engine::eval::net::adam::Adam;
+use gammon_engine::eval::net::gradient::Gradient;
 use gammon_engine::eval::net::inputs::{encode, INPUTS};
 use gammon_engine::eval::net::network::{Network, MAX_HIDDEN, OUTPUTS};
 use gammon_engine::eval::net::screen::Screen;
@@ -58,6 +68,8 @@ struct Options {
     seed: u64,
     duel_pairs: u32,
     widen: usize,
+    batch: usize,
+    also: Vec<PathBuf>,
 }
 
 fn parse() -> Options {
@@ -74,6 +86,8 @@ fn parse() -> Options {
         seed: 1,
         duel_pairs: 5000,
         widen: 0,
+        batch: 0,
+        also: vec![],
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     for pair in args.chunks(2) {
@@ -94,6 +108,8 @@ fn parse() -> Options {
             "--seed" => o.seed = num(flag, value),
             "--duel-pairs" => o.duel_pairs = num(flag, value),
             "--widen" => o.widen = num(flag, value),
+            "--batch" => o.batch = num(flag, value),
+            "--also" => o.also = value.split(',').map(PathBuf::from).collect(),
             _ => panic!("unknown option {flag}"),
         }
     }
@@ -306,28 +322,83 @@ fn train_epoch(net: &mut NeuralNet, samples: &[&Sample], order: &[usize], alpha:
     }
 }
 
+/// Positions per piece of a batch's gradient.
+const PIECE: usize = 64;
+
+/// One epoch of [`Adam`] steps for one net on batches of `batch` of its positions.
+fn train_epoch_adam(
+    layer: &mut Network,
+    adam: &mut Adam,
+    samples: &[&Sample],
+    order: &[usize],
+    batch: usize,
+    rate: f32,
+) {
+    let h = layer.hidden();
+    for chunk in order.chunks(batch) {
+        let scale = 1.0 / chunk.len() as f32;
+        let net = &*layer;
+        let pieces: Vec<Gradient> = chunk
+            .par_chunks(PIECE)
+            .map(|piece| {
+                let mut g = Gradient::zeros(net);
+                let (mut x, mut hidden) = ([0.0f32; INPUTS], [0.0f32; MAX_HIDDEN]);
+                for &i in piece {
+                    encode(&samples[i].position, &mut x);
+                    let y = net.forward_keeping_hidden(&x, &mut hidden);
+                    let error = std::array::from_fn(|k| (samples[i].label[k] - y[k]) * scale);
+                    g.accumulate(net, &x, &hidden[..h], &error);
+                }
+                g
+            })
+            .collect();
+        let mut total = Gradient::zeros(layer);
+        pieces.iter().for_each(|g| total.add_scaled(g, 1.0));
+        adam.step(layer, &total, rate);
+    }
+}
+
 fn main() {
     let o = parse();
     std::fs::create_dir_all(&o.dir).expect("create --dir");
     let original = NeuralNet::from_bytes(&std::fs::read(&o.net).expect("read --net")).expect("a net file");
-    let samples = data(&o, &original);
+    let mut samples = if o.positions > 0 { data(&o, &original) } else { vec![] };
+    for path in &o.also {
+        samples.extend(read_samples(&std::fs::read(path).expect("read an --also file")));
+    }
     let (held, used): (Vec<&Sample>, Vec<&Sample>) = samples.iter().partition(|s| s.game % 20 == 19);
     log(&o, &format!("training on {} positions, {} held out", used.len(), held.len()));
     log(&o, &format!("before: held {}", fit(&original, &held)));
     let mut net = original.clone();
     if o.widen > net.contact.hidden() {
         net.contact = net.contact.widened(o.widen, o.seed);
-        net.race = net.race.widened(o.widen, o.seed ^ 1);
     }
+    let by_class = |class: Class| -> Vec<&Sample> {
+        used.iter().copied().filter(|s| Class::of(&s.position) == class).collect()
+    };
+    let (contact, race) = (by_class(Class::Contact), by_class(Class::Race));
+    let mut adam = (Adam::new(&net.contact), Adam::new(&net.race));
     let mut stream = DiceStream::new(o.seed ^ 0x5EED, 0);
     let mut order: Vec<usize> = (0..used.len()).collect();
     for epoch in 0..o.epochs {
         let t = if o.epochs > 1 { epoch as f32 / (o.epochs - 1) as f32 } else { 0.0 };
         let alpha = o.alpha * (o.alpha_end / o.alpha).powf(t);
-        for i in (1..order.len()).rev() {
-            order.swap(i, stream.below(i + 1));
+        if o.batch > 0 {
+            for (layer, adam, samples) in
+                [(&mut net.contact, &mut adam.0, &contact), (&mut net.race, &mut adam.1, &race)]
+            {
+                let mut order: Vec<usize> = (0..samples.len()).collect();
+                for i in (1..order.len()).rev() {
+                    order.swap(i, stream.below(i + 1));
+                }
+                train_epoch_adam(layer, adam, samples, &order, o.batch, alpha);
+            }
+        } else {
+            for i in (1..order.len()).rev() {
+                order.swap(i, stream.below(i + 1));
+            }
+            train_epoch(&mut net, &used, &order, alpha);
         }
-        train_epoch(&mut net, &used, &order, alpha);
         log(
             &o,
             &format!(

@@ -82,12 +82,13 @@ pub enum BuiltinPolicy {
     Random,
     /// [`PubevalPolicy`], Tesauro's linear evaluator.
     Pubeval,
-    /// The neural net at 0-ply, judging the [`KEEP`] plays of each roll that its screen
-    /// ranks highest ([`NeuralNet::best_of_screened`]); it also lends its evaluator to
-    /// truncation and variance reduction.
+    /// The rollouts' narrower nets ([`NeuralNet::fast`]) at 0-ply, judging the [`KEEP`] plays
+    /// of each roll that the screen ranks highest ([`NeuralNet::best_of_screened`]); they also
+    /// lend their evaluator to truncation and variance reduction.
     Net,
-    /// The same net judging every play of each roll (the bot at 0-ply): slower, for rollouts
-    /// that must follow the bot's choices exactly.
+    /// The bot's nets ([`NeuralNet::builtin`]) judging every play of each roll (the bot at
+    /// 0-ply): about 2.5 times slower, stronger, for rollouts that must follow the bot's
+    /// choices exactly.
     NetAll,
 }
 
@@ -114,9 +115,18 @@ impl BuiltinPolicy {
         }
     }
 
+    /// The weights behind `Net` and `NetAll` (`None` for the others).
+    fn net(&self) -> Option<&'static NeuralNet> {
+        match self {
+            BuiltinPolicy::Net => Some(NeuralNet::fast()),
+            BuiltinPolicy::NetAll => Some(NeuralNet::builtin()),
+            _ => None,
+        }
+    }
+
     /// The net policy behind `Net` and `NetAll` (`None` for the others).
     fn net_policy(&self) -> Option<NetPolicy<'static>> {
-        self.kept().map(|keep| NetPolicy::new(NeuralNet::builtin(), Screen::builtin(), keep))
+        Some(NetPolicy::new(self.net()?, Screen::builtin(), self.kept()?))
     }
 }
 
@@ -140,10 +150,7 @@ impl Policy<Backgammon> for BuiltinPolicy {
     }
 
     fn evaluator(&self) -> Option<&dyn Evaluator<crate::Position>> {
-        match self {
-            BuiltinPolicy::Net | BuiltinPolicy::NetAll => Some(NeuralNet::builtin()),
-            _ => None,
-        }
+        self.net().map(|net| net as &dyn Evaluator<crate::Position>)
     }
 
     fn roll_values(
@@ -178,7 +185,8 @@ impl Policy<Backgammon> for BuiltinPolicy {
 /// A net at 0-ply as a rollout policy: of each roll's plays, the full nets judge the `keep` that
 /// `screen` ranks highest ([`NeuralNet::best_of_screened`]; `usize::MAX` judges every play), and
 /// the nets also serve truncation and variance reduction. [`BuiltinPolicy::Net`] is this policy
-/// over the shipped weights; training programs use it over the weights they are making.
+/// over the rollouts' shipped weights ([`NeuralNet::fast`]); training programs use it over the
+/// weights they are making.
 ///
 /// ```
 /// use gammon_engine::eval::net::{screen::Screen, NeuralNet};
@@ -269,7 +277,7 @@ mod tests {
         assert_eq!(BuiltinPolicy::from_name("default").unwrap(), BuiltinPolicy::Net);
         let err = BuiltinPolicy::from_name("gnubg").unwrap_err().to_string();
         assert!(err.contains("gnubg") && err.contains("net-all"), "{err}");
-        let (net, screen, bot) = (NeuralNet::builtin(), Screen::builtin(), Bot::new(0).unwrap());
+        let (net, screen, bot) = (NeuralNet::fast(), Screen::builtin(), Bot::new(0).unwrap());
         let mut stream = DiceStream::new(4, 0);
         let mut p = Position::initial();
         let mut many = 0;
@@ -298,8 +306,12 @@ mod tests {
         use crate::rollout::{rollout, RolloutOptions};
         let options = RolloutOptions { trials: 72, truncate: Some(6), seed: 9, ..RolloutOptions::default() };
         let p = Position::from_id("4HPwATDgc/ABMA").unwrap();
-        for (keep, builtin) in [(KEEP, BuiltinPolicy::Net), (usize::MAX, BuiltinPolicy::NetAll)] {
-            let policy = NetPolicy::new(NeuralNet::builtin(), Screen::builtin(), keep);
+        let nets = [
+            (KEEP, NeuralNet::fast(), BuiltinPolicy::Net),
+            (usize::MAX, NeuralNet::builtin(), BuiltinPolicy::NetAll),
+        ];
+        for (keep, net, builtin) in nets {
+            let policy = NetPolicy::new(net, Screen::builtin(), keep);
             let ours = rollout(&p, &policy, &options).unwrap();
             let theirs = rollout(&p, &builtin, &options).unwrap();
             assert_eq!(ours.probabilities, theirs.probabilities, "keep {keep}");

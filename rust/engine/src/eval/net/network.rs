@@ -11,12 +11,11 @@ use crate::error::{Error, Result};
 pub const OUTPUTS: usize = 5;
 /// The largest hidden layer supported (scratch arrays live on the stack).
 pub const MAX_HIDDEN: usize = 256;
-/// The hidden width of the shipped nets, which gets builds of its own: with the width known
-/// when compiling, sums stay in registers and loops have no remainders.
+/// The hidden width of the shipped race net (and of TD training), which gets builds of its own:
+/// with the width known when compiling, sums stay in registers and loops have no remainders.
 const SHIPPED_HIDDEN: usize = 80;
-/// A wider width with builds of its own, so that training and judging wider nets runs at
-/// full speed too.
-const WIDE_HIDDEN: usize = 128;
+/// The hidden width of the shipped contact net, with builds of its own too.
+const WIDE_HIDDEN: usize = 256;
 
 /// One net's weights.
 #[derive(Clone, Debug, PartialEq)]

@@ -24,15 +24,11 @@ fn sample_positions(count: usize) -> Vec<Position> {
 
 #[test]
 fn batched_candidates_match_single_evaluations() {
-    // A width of the general code, and the shipped and wide widths, which have builds of their
-    // own.
-    let builtin = NeuralNet::builtin();
-    let wide = NeuralNet {
-        contact: builtin.contact.widened(128, 3),
-        race: builtin.race.widened(128, 4),
-        ..*builtin
-    };
-    for net in [&NeuralNet::random(32, 9), builtin, &wide] {
+    // A width of the general code, and the two shipped widths (80 and 256), which have builds of
+    // their own, in both nets.
+    let (builtin, fast) = (NeuralNet::builtin(), NeuralNet::fast());
+    let wide_race = NeuralNet { contact: fast.contact.clone(), race: fast.race.widened(256, 4), ..*fast };
+    for net in [&NeuralNet::random(32, 9), builtin, fast, &wide_race] {
         batched_candidates_match_single_evaluations_of(net);
     }
 }
