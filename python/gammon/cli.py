@@ -358,7 +358,7 @@ def build_parser() -> argparse.ArgumentParser:
     roll.add_argument(
         "--policy",
         default="default",
-        help="random, pubeval, net, net-all (the net judging every play) or default (the net); "
+        help="random, pubeval, net, net-all (the bot's net judging every play) or default (net); "
         "for Battlegammon random, greedy, bot or default (the bot)",
     )
     roll.add_argument("--truncate", type=int, default=None, help="stop each game after this many plies")

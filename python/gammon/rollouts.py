@@ -39,12 +39,13 @@ def rollout(
     symmetry). Trial ``i`` uses dice stream ``i`` of ``seed``, so the result is identical at any
     ``threads`` (``None``: all cores); ``first_trial`` runs trials ``first_trial ..
     first_trial + trials`` so parts can be :func:`merge_rollouts`-ed into exactly one run.
-    ``policy`` is ``"net"`` (the default: the built-in neural net at 0-ply, with the luck of each
-    roll subtracted when ``variance_reduction`` is on; for speed it judges only the 8 plays of a
-    roll that a small screen net ranks highest, which plays as well as judging them all within
-    what a 40,000-game duel can tell), ``"net-all"`` (the same net judging every play, as
-    :class:`Bot` does at 0-ply: about 1.6 times slower), ``"pubeval"`` (Tesauro's linear evaluator:
-    weaker, far faster, no variance reduction) or ``"random"``. ``max_std_error`` stops early
+    ``policy`` is ``"net"`` (the default: the built-in rollout net at 0-ply, with the luck of each
+    roll subtracted when ``variance_reduction`` is on; for speed its contact net is narrower than
+    the bot's, and it judges only the 8 plays of a roll that a small screen net ranks highest,
+    which plays as well as judging them all within what a 40,000-game duel can tell),
+    ``"net-all"`` (the bot's own nets judging every play, as :class:`Bot` does at 0-ply: stronger,
+    about 2.5 times slower), ``"pubeval"`` (Tesauro's linear evaluator: weaker, far faster, no
+    variance reduction) or ``"random"``. ``max_std_error`` stops early
     once the equity's standard error is below it. ``progress`` is called about ten times a second with
     the running result; returning ``False`` stops the rollout. Ctrl-C stops it too and returns the
     partial result (``cancelled`` is then true). The work runs in Rust with the GIL released.

@@ -50,7 +50,7 @@ fn main() {
     bench_rows("random", &BuiltinPolicy::Random, true, games(1));
     bench_rows("pubeval", &BuiltinPolicy::Pubeval, true, games(1));
     bench_rows("net", &BuiltinPolicy::Net, false, games(4));
-    // The same net judging every play (the bot at 0-ply): what the screen saves.
+    // The bot's wider nets judging every play (the bot at 0-ply).
     bench_rows("net-all", &BuiltinPolicy::NetAll, false, games(4));
     // Variance reduction judges the best play of all 21 rolls at every turn.
     bench_rows("net-vr", &BuiltinPolicy::Net, true, games(16));

@@ -8,9 +8,12 @@
 //!
 //! Both nets read the inputs of [`inputs`] and have five sigmoid outputs (win, win gammon, win
 //! backgammon, lose gammon, lose backgammon), made consistent by [`consistent`]. They are
-//! trained by TD self-play ([`td`]) with the committed `train` example, then refined on
-//! positions labelled by the net's own 1-ply search with the `refine` example; the shipped
-//! weights, `data/net-v4.bin`, are compiled into the crate.
+//! trained by TD self-play ([`td`]) with the committed `train` example, then refined with the
+//! `refine` example on positions labelled by the net's own search or rollouts. Two sets of
+//! weights are compiled into the crate: the bot's, `data/net-v5.bin` ([`NeuralNet::builtin`]),
+//! whose contact net has 256 hidden units, and the rollouts', `data/net-v4.bin`
+//! ([`NeuralNet::fast`]), with 80: the wider net plays better, the narrower one a rollout game
+//! about a third faster.
 //!
 //! Candidate plays of one roll are judged together ([`NeuralNet::evaluate_plays`]): they differ
 //! from the position before the roll in a handful of inputs, so each net's hidden sums are
