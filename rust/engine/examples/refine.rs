@@ -322,6 +322,13 @@ fn train_epoch(net: &mut NeuralNet, samples: &[&Sample], order: &[usize], alpha:
     }
 }
 
+/// Shuffles `order` in place (Fisher-Yates) with draws from `stream`.
+fn shuffle(order: &mut [usize], stream: &mut DiceStream) {
+    for i in (1..order.len()).rev() {
+        order.swap(i, stream.below(i + 1));
+    }
+}
+
 /// Positions per piece of a batch's gradient.
 const PIECE: usize = 64;
 
@@ -388,15 +395,11 @@ fn main() {
                 [(&mut net.contact, &mut adam.0, &contact), (&mut net.race, &mut adam.1, &race)]
             {
                 let mut order: Vec<usize> = (0..samples.len()).collect();
-                for i in (1..order.len()).rev() {
-                    order.swap(i, stream.below(i + 1));
-                }
+                shuffle(&mut order, &mut stream);
                 train_epoch_adam(layer, adam, samples, &order, o.batch, alpha);
             }
         } else {
-            for i in (1..order.len()).rev() {
-                order.swap(i, stream.below(i + 1));
-            }
+            shuffle(&mut order, &mut stream);
             train_epoch(&mut net, &used, &order, alpha);
         }
         log(
