@@ -106,27 +106,15 @@ impl BuiltinPolicy {
         }
     }
 
-    /// How many plays of a roll the full nets judge, for the net policies.
-    fn kept(&self) -> Option<usize> {
-        match self {
-            BuiltinPolicy::Net => Some(KEEP),
-            BuiltinPolicy::NetAll => Some(usize::MAX),
-            _ => None,
-        }
-    }
-
-    /// The weights behind `Net` and `NetAll` (`None` for the others).
-    fn net(&self) -> Option<&'static NeuralNet> {
-        match self {
-            BuiltinPolicy::Net => Some(NeuralNet::fast()),
-            BuiltinPolicy::NetAll => Some(NeuralNet::builtin()),
-            _ => None,
-        }
-    }
-
-    /// The net policy behind `Net` and `NetAll` (`None` for the others).
+    /// The net policy behind `Net` and `NetAll`, with their weights and the plays of a roll
+    /// the full nets judge (`None` for the others).
     fn net_policy(&self) -> Option<NetPolicy<'static>> {
-        Some(NetPolicy::new(self.net()?, Screen::builtin(), self.kept()?))
+        let (net, keep) = match self {
+            BuiltinPolicy::Net => (NeuralNet::fast(), KEEP),
+            BuiltinPolicy::NetAll => (NeuralNet::builtin(), usize::MAX),
+            _ => return None,
+        };
+        Some(NetPolicy::new(net, Screen::builtin(), keep))
     }
 }
 
@@ -150,7 +138,7 @@ impl Policy<Backgammon> for BuiltinPolicy {
     }
 
     fn evaluator(&self) -> Option<&dyn Evaluator<crate::Position>> {
-        self.net().map(|net| net as &dyn Evaluator<crate::Position>)
+        self.net_policy().map(|policy| policy.net as &dyn Evaluator<crate::Position>)
     }
 
     fn roll_values(
@@ -165,7 +153,7 @@ impl Policy<Backgammon> for BuiltinPolicy {
     }
 
     fn chooses_the_evaluators_best(&self) -> bool {
-        self.kept().is_some()
+        self.net_policy().is_some()
     }
 
     fn deterministic(&self) -> bool {
