@@ -7,7 +7,7 @@
 //! policy, which judges only the plays its screen ranks highest) or `timing`; PAIRS defaults to 10,000
 //! (20,000 games); PLY is the bot's search depth (default 0); NET, a weights file written by the
 //! training programs, plays instead of the shipped weights (so `net NET` is a head-to-head
-//! against them). Threads: rayon's default (set `RAYON_NUM_THREADS`); the result does not depend
+//! against them, and `timing 0 0 0 NET` times it). Threads: rayon's default (set `RAYON_NUM_THREADS`); the result does not depend
 //! on them.
 
 use gammon_engine::eval::duel::backgammon_duel;
@@ -19,8 +19,8 @@ use std::time::Instant;
 
 /// Mean time of a 0-ply decision over the positions of pubeval self-play games, rolls with a
 /// single legal play skipped.
-fn timing() {
-    let bot = Bot::new(0).expect("ply 0");
+fn timing(net: &NeuralNet) {
+    let bot = Bot::with_net(net, 0).expect("ply 0");
     let mut stream = DiceStream::new(99, 0);
     let mut cases = vec![];
     let mut p = Position::initial();
@@ -54,17 +54,17 @@ fn timing() {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let opponent = args.first().map(String::as_str).unwrap_or("pubeval");
-    if opponent == "timing" {
-        return timing();
-    }
-    let pairs: u32 = args.get(1).map(|a| a.parse().expect("PAIRS must be a number")).unwrap_or(10_000);
-    let seed: u64 = args.get(2).map(|a| a.parse().expect("SEED must be a number")).unwrap_or(2024);
-    let ply: u8 = args.get(3).map(|a| a.parse().expect("PLY must be 0, 1 or 2")).unwrap_or(0);
     let file = args.get(4).map(|path| {
         let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("cannot read NET {path:?}: {e}"));
         NeuralNet::from_bytes(&bytes).unwrap_or_else(|e| panic!("NET {path:?}: {e}"))
     });
     let net = file.as_ref().unwrap_or_else(|| NeuralNet::builtin());
+    if opponent == "timing" {
+        return timing(net);
+    }
+    let pairs: u32 = args.get(1).map(|a| a.parse().expect("PAIRS must be a number")).unwrap_or(10_000);
+    let seed: u64 = args.get(2).map(|a| a.parse().expect("SEED must be a number")).unwrap_or(2024);
+    let ply: u8 = args.get(3).map(|a| a.parse().expect("PLY must be 0, 1 or 2")).unwrap_or(0);
     let bot = Bot::with_net(net, ply).expect("PLY must be 0, 1 or 2");
     let t = Instant::now();
     let result = match opponent {
