@@ -261,7 +261,7 @@ def test_the_bot_doubles_and_you_answer(monkeypatch, capsys, tmp_path):
 
 @pytest.mark.parametrize("you_double", [True, False])
 def test_beavers_in_a_money_game_with_beavers_on(monkeypatch, capsys, you_double):
-    from gammon.play import Session
+    from gammon.cli.play import Session
 
     # A double at your first roll is far too early: by the bot's verdict it is the favourite after
     # taking, so it beavers, and you take. Otherwise the bot doubles later and you beaver; it takes.

@@ -175,7 +175,7 @@ def _rollout(args: argparse.Namespace) -> int:
     if args.batch is not None:
         if args.game == "battlegammon":
             raise GammonError("--batch is for backgammon positions")
-        from gammon.batch_cli import rollout_file
+        from gammon.cli.batch import rollout_file
 
         return rollout_file(args)
     if args.output is not None or args.ray is not None:
@@ -254,14 +254,14 @@ def _rollout(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace) -> int:
     if args.game == "battlegammon":
-        from gammon.play_battlegammon import play as play_battlegammon
+        from gammon.cli.play_battlegammon import play as play_battlegammon
 
         if args.match or args.save or args.ply is not None:
             raise GammonError("--match, --save and --ply are for backgammon; Battlegammon plays one game")
         return play_battlegammon(args.seed, _rule_options(args))
     if args.rule:
         raise GammonError("--rule is for Battlegammon games (--game battlegammon)")
-    from gammon.play import play
+    from gammon.cli.play import play
 
     if args.match < 0:
         raise GammonError(f"--match takes a length of at least 1; got {args.match}")
@@ -269,7 +269,7 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _hint(args: argparse.Namespace) -> int:
-    from gammon.hint import hint
+    from gammon.cli.hint import hint
 
     if args.top < 0:
         raise GammonError(f"--top takes a number of plays of at least 0; got {args.top}")
@@ -277,7 +277,7 @@ def _hint(args: argparse.Namespace) -> int:
 
 
 def _ubgi(args: argparse.Namespace) -> int:
-    from gammon.ubgi import serve
+    from gammon.cli.ubgi import serve
 
     return serve()
 
@@ -401,7 +401,7 @@ def build_parser() -> argparse.ArgumentParser:
         "play",
         help="play a game or match against the bot",
         description="Play at the terminal against the built-in bot, which also handles the cube "
-        "(see gammon.play).",
+        "(see gammon.cli.play).",
     )
     game.add_argument("--match", type=int, default=0, metavar="N", help="play a match to N points")
     game.add_argument("--seed", type=int, default=None, help="seed of the dice")
@@ -417,7 +417,7 @@ def build_parser() -> argparse.ArgumentParser:
         "ubgi",
         help="serve the bot as a UBGI v0.2 engine on stdin/stdout",
         description="Speak UBGI v0.2 (Universal Backgammon Interface) on stdin and stdout, for GUIs, "
-        "servers and tournament runners. Send 'ubgi' to start; see gammon.ubgi for the commands.",
+        "servers and tournament runners. Send 'ubgi' to start; see gammon.cli.ubgi for the commands.",
     )
     engine.set_defaults(run=_ubgi)
 
@@ -445,7 +445,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
-
-
-if __name__ == "__main__":
-    sys.exit(main())

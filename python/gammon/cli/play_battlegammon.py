@@ -14,7 +14,7 @@ import random
 
 from gammon._core import GammonError
 from gammon.battlegammon import Bot, Game, Play
-from gammon.play import Quit, ask, pick_listed
+from gammon.cli.play import Quit, ask, pick_listed
 
 YOU, BOT = "black", "white"
 
