@@ -41,7 +41,7 @@ roll and judges the 8 most promising with the full net, where gnubg's judges all
 of them with its net; the "net-all" row is ours judging all of them too.
 
 Usage (from the repository root):
-    python3 benches/gnubg_rollout.py [--trials 1296] [--threads 2] [--seed 1]
+    python3 tools/gnubg_rollout.py [--trials 1296] [--threads 2] [--seed 1]
                                      [--opening] [--no-ours] [--varredn]
 """
 

@@ -10,9 +10,9 @@ Outputs (all under ``tests/fixtures/``):
 * ``legal_plays.csv``   positions reached in seeded self-play games, each with
                          a roll and gnubg's set of distinct resulting positions;
 * ``opening_counts.csv`` number of distinct plays for the 21 opening rolls;
-* ``edge_cases.csv``     the legal-move edge cases of formats.md section 7.1.
+* ``edge_cases.csv``     the legal-move edge cases of docs/formats.md section 7.1.
 
-Conventions (see scripts/oracle/README.md for the full description):
+Conventions (see tools/oracle/README.md for the full description):
 
 * A board is ``[opp, me]``: two lists of 25 counts.  Index ``i`` (0..23) is the
   owner's own point ``i + 1``, index 24 is the owner's bar.  ``me`` is the
@@ -22,7 +22,7 @@ Conventions (see scripts/oracle/README.md for the full description):
   were still on roll (mover second, opponent first, a hit opponent checker on
   the opponent's bar).
 
-Run from the repository root:  python3 scripts/oracle/gen_legal_plays.py
+Run from the repository root:  python3 tools/oracle/gen_legal_plays.py
 """
 
 from __future__ import annotations
@@ -254,7 +254,7 @@ def select(records, rng, target, quota):
 
 
 # ---------------------------------------------------------------------------
-# Opening counts and formats.md section 7.1 edge cases
+# Opening counts and docs/formats.md section 7.1 edge cases
 # ---------------------------------------------------------------------------
 
 SPEC_OPENING = {

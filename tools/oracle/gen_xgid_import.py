@@ -2,7 +2,7 @@
 
 Run inside gnubg's embedded Python (Debian package ``gnubg``), from the repository root::
 
-    gnubg -t -q -p scripts/oracle/gen_xgid_import.py
+    gnubg -t -q -p tools/oracle/gen_xgid_import.py
 
 For each XGID in ``tests/fixtures/games/ours_xgids.csv`` (written by gammon, see
 ``rust/engine/tests/gnubg_xgids.rs``) it runs ``set gnubgid XGID=...`` and stores the Position ID

@@ -2,7 +2,7 @@
 
 Run inside gnubg's embedded Python (Debian package ``gnubg``), from the repository root::
 
-    gnubg -t -q -p scripts/oracle/gen_mat.py
+    gnubg -t -q -p tools/oracle/gen_mat.py
 
 1. gnubg plays matches against itself (``set seed``; both players ``gnubg``) and exports each with
    ``export match mat``: ``tests/fixtures/mat/gnubg_selfplay_*.mat``.

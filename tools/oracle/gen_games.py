@@ -2,7 +2,7 @@
 
 Run inside gnubg's embedded Python (Debian package ``gnubg``), from the repository root::
 
-    gnubg -t -q -p scripts/oracle/gen_games.py
+    gnubg -t -q -p tools/oracle/gen_games.py
 
 Both players are set to "human" and every action is a gnubg command issued by this script: the
 plays come from gnubg's ``hint`` list (the best play or, at random, another listed one), the cube

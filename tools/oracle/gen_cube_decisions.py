@@ -2,9 +2,9 @@
 
 Run inside gnubg's embedded Python (Debian package ``gnubg``), from the repository root::
 
-    gnubg -t -q -p scripts/oracle/gen_cube_decisions.py 2>&1 | tail -4
+    gnubg -t -q -p tools/oracle/gen_cube_decisions.py 2>&1 | tail -4
 
-It writes two files (see ``scripts/oracle/README.md`` for every column):
+It writes two files (see ``tools/oracle/README.md`` for every column):
 
 * ``tests/fixtures/cube/decisions.csv``: positions from seeded gnubg 0-ply self-play games (cube
   unused, so the games run to the end), each judged before the roll at 0 ply in thirteen

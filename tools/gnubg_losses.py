@@ -9,7 +9,7 @@ it into the winning chances and the gammons. gnubg is not the truth, and the sum
 its net sees, not points lost (gnubg_duel.py's ``--gnubg-class`` measures those), but they show
 where the two nets part.
 
-    python scripts/gnubg_losses.py [--pairs 2500] [--seed 11]
+    python tools/gnubg_losses.py [--pairs 2500] [--seed 11]
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Load on the HTTP bot backend: requests per second and latency, with good and with hostile traffic.
 
-    python benches/serve_load.py                      # starts a server on a free loopback port
-    python benches/serve_load.py --url http://127.0.0.1:8080 --clients 4 --requests 4000
+    python tools/serve_load.py                      # starts a server on a free loopback port
+    python tools/serve_load.py --url http://127.0.0.1:8080 --clients 4 --requests 4000
 
 Client processes (not threads, so that the client side does not share one interpreter lock) each
 keep one connection open and alternate wildbg's ``GET /move`` and ``POST /v1/best-play`` over the
@@ -24,11 +24,14 @@ import socket
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
 from gammon import Position, Server
 
-from bench_data import ROLLS, SETS
+# The sets the benchmarks in benches/ use, so that figures from both describe the same positions.
+SETS = Path(__file__).resolve().parents[1] / "data" / "positions"
+ROLLS = [(d, d) for d in range(1, 7)] + [(a, b) for a in range(2, 7) for b in range(1, a)]
 
 BAD_QUERIES = [
     "/move?die1=7&die2=3",

@@ -11,7 +11,7 @@ after pubeval's play, encoded from the mover's point of view (as the
 ``results`` column of legal_plays.csv; see README.md).  Blocked rolls are left
 out (there is nothing to choose).
 
-Run from the repository root:  python3 scripts/oracle/gen_pubeval_choices.py
+Run from the repository root:  python3 tools/oracle/gen_pubeval_choices.py
 """
 
 import csv

@@ -3,7 +3,7 @@
 Optional.  Runs inside gnubg's embedded Python (Debian package ``gnubg``),
 from the repository root:
 
-    gnubg -t -q -p scripts/oracle/crosscheck_gnubg_cli.py 2>&1 | tail -1
+    gnubg -t -q -p tools/oracle/crosscheck_gnubg_cli.py 2>&1 | tail -1
 
 The ``gnubg`` module only exists inside that interpreter (Debian puts the
 program in the ``games`` bin directory).  gnubg prints a board for every
@@ -21,7 +21,7 @@ import sys
 try:
     HERE = os.path.dirname(os.path.abspath(__file__))
 except NameError:  # gnubg -p executes the file without setting __file__
-    HERE = os.path.join(os.getcwd(), "scripts", "oracle")
+    HERE = os.path.join(os.getcwd(), "tools", "oracle")
 sys.path.insert(0, HERE)
 FIXTURES = os.path.join(HERE, "..", "..", "tests", "fixtures")
 

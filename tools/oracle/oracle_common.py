@@ -8,7 +8,7 @@ Board layout: ``[opp, me]``, two lists of 25 checker counts.  Index ``i``
 import base64
 
 # ---------------------------------------------------------------------------
-# Our own Position ID codec (formats.md section 1.1), used to cross-check gnubg.
+# Our own Position ID codec (docs/formats.md section 1.1), used to cross-check gnubg.
 # ---------------------------------------------------------------------------
 
 
@@ -93,7 +93,7 @@ def swap(board):
 
 
 # ---------------------------------------------------------------------------
-# Independent legal-play generator (from the rules, formats.md section 7),
+# Independent legal-play generator (from the rules, docs/formats.md section 7),
 # used only to cross-check gnubg's answers.
 # ---------------------------------------------------------------------------
 

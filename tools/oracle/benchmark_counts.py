@@ -1,12 +1,12 @@
 """Counts of distinct legal plays over the benchmark position sets, from GNU Backgammon.
 
-For each set in ``../shared/data/positions`` (contact, race) and each of the 21 rolls, sums the
+For each set in ``data/positions`` (contact, race) and each of the 21 rolls, sums the
 number of distinct resulting positions gnubg's move generator gives (a roll that cannot be played
 counts as one play, the engine's convention). The benchmarks assert these totals, so a fast but
 wrong generator cannot report a figure.
 
     pip install gnubg-nn==1.1.0a11
-    python3 scripts/oracle/benchmark_counts.py > tests/fixtures/benchmark_counts.csv
+    python3 tools/oracle/benchmark_counts.py > tests/fixtures/benchmark_counts.csv
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import gnubg_nn
 from oracle_common import decode_id
 
 ROOT = Path(__file__).resolve().parents[2]
-SETS = ROOT.parent / "shared" / "data" / "positions"
+SETS = ROOT / "data" / "positions"
 ROLLS = [(d, d) for d in range(1, 7)] + [(a, b) for a in range(2, 7) for b in range(1, a)]
 
 

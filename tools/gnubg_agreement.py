@@ -7,7 +7,7 @@ is judged by both programs, and the report gives, per gnubg's position class, th
 square difference of the cubeless equities and of the winning chances. gnubg is not the truth,
 but its 0-ply net is the stronger of the two, so a smaller difference is a better evaluator.
 
-    python scripts/gnubg_agreement.py [--positions 20000] [--seed 7]
+    python tools/gnubg_agreement.py [--positions 20000] [--seed 7]
 """
 
 from __future__ import annotations

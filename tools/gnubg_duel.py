@@ -16,7 +16,7 @@ in the games won, or in the gammons.
 class to gnubg's net: how much the side would gain if it played those positions as well as gnubg
 does, which says where the bot's 0-ply play falls short.
 
-    python scripts/gnubg_duel.py [--pairs 500] [--seed 1] [--ply 0] [--side gammon|pubeval]
+    python tools/gnubg_duel.py [--pairs 500] [--seed 1] [--ply 0] [--side gammon|pubeval]
                                  [--opponent gnubg|pubeval] [--gnubg-class CLASS]
 """
 
