@@ -1,4 +1,4 @@
-"""Benchmark inputs: the shared benchmark position sets, the 21 rolls and GNU Backgammon's counts."""
+"""Benchmark inputs: the position sets in data/positions, the 21 rolls and GNU Backgammon's counts."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import csv
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SETS = ROOT.parent / "shared" / "data" / "positions"
+SETS = ROOT / "data" / "positions"
 ROLLS = [(d, d) for d in range(1, 7)] + [(a, b) for a in range(2, 7) for b in range(1, a)]
 
 

@@ -57,7 +57,9 @@ def test_per_position_path(benchmark, position_set):
 def test_against_gnubg_move_generator(position_set):
     """GNU Backgammon's generator (PyPI ``gnubg-nn``, if installed) on the same work, both called
     once per (position, roll) from Python, so the per-call overhead is alike."""
-    gnubg_nn = pytest.importorskip("gnubg_nn")
+    gnubg_nn = pytest.importorskip(
+        "gnubg_nn", reason="needs GNU Backgammon's move generator: pip install gnubg-nn==1.1.0a11"
+    )
     name, positions, _, _ = position_set
     sample = positions[:300]
     boards = [_gnubg_board(p.to_list()) for p in sample]

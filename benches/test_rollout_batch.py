@@ -41,7 +41,7 @@ def test_local_batch(benchmark, batch):
 
 
 def test_ray_batch_against_local(batch):
-    ray = pytest.importorskip("ray")
+    ray = pytest.importorskip("ray", reason="needs Ray: pip install 'gammon[ray]' (or ray[default])")
     began = time.perf_counter()
     local = rollout_batch(batch, TRIALS, 1, **POLICY)
     t_local = time.perf_counter() - began

@@ -1,4 +1,4 @@
-"""The gammon.battlegammon contract of python-api.md, and the rules of battlegammon-rules.md.
+"""The gammon.battlegammon contract, and the rules of docs/rules/battlegammon.md.
 
 Expected plays are worked out by hand from the rules; each test says how.
 """

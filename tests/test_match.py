@@ -18,7 +18,7 @@ from gammon import Game, GammonError, IllegalActionError, Match, MatchEquityTabl
 
 from support import FIXTURES, read_fixture
 
-SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+MET_DATA = Path(__file__).resolve().parents[1] / "data" / "met"
 
 
 def match_id_key(match_id: str) -> int:
@@ -345,9 +345,8 @@ def test_match_equity_table():
         met.mwc(30, 2)
 
 
-@pytest.mark.skipif(not SHARED_DATA.is_dir(), reason="needs ../shared/data")
 def test_match_equity_table_is_the_published_one():
-    path = SHARED_DATA / "met_kazaross_xg2.json"
+    path = MET_DATA / "met_kazaross_xg2.json"
     published = json.loads(path.read_text())
     met = MatchEquityTable.kazaross_xg2()
     loaded = MatchEquityTable.load(path)

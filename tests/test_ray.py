@@ -14,7 +14,7 @@ import pytest
 from gammon import GammonError, RolloutResult, rollout_batch
 from gammon import batch_rollout as batch_module
 
-ray = pytest.importorskip("ray")
+ray = pytest.importorskip("ray", reason="needs Ray: pip install 'gammon[ray]' (or ray[default])")
 
 POSITIONS = [
     "opening",

@@ -4,7 +4,7 @@ White starts on field 1 and moves up, Black starts on field 24 and moves down, a
 first. A roll moves two different tokens, one by each die; a token landing on a single token
 stacks on it and pins it. A side wins with three tokens on the opponent's start field or eight on
 fields of the opponent's colour. Sides are named ``"white"`` and ``"black"``; the rules enforced
-are those of ``battlegammon-rules.md`` in the project's specification.
+are those of ``docs/rules/battlegammon.md`` in the repository.
 
 A game between the bot (Black) and a player who always takes the first legal play, and the
 first plays of a 4-2 at the start (the 4 first, tokens from the lowest field up)::
