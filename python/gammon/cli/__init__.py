@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from gammon._core import GammonError, Position, RolloutResult
+from gammon.cli.results import result_dict
 from gammon.notation import parse_dice, parse_position
 from gammon.rollouts import rollout, rollout_plays
 
@@ -43,25 +44,6 @@ def _plays(args: argparse.Namespace) -> int:
     for i, play in enumerate(plays, 1):
         print(f"{i:4d}. {str(play) or '(no move)'}")
     return 0
-
-
-def _result_dict(r: RolloutResult) -> dict[str, object]:
-    return {
-        "win": r.win,
-        "win_gammon": r.win_gammon,
-        "win_backgammon": r.win_backgammon,
-        "lose_gammon": r.lose_gammon,
-        "lose_backgammon": r.lose_backgammon,
-        "equity": r.equity,
-        "std_error": r.std_error,
-        "std_errors": r.std_errors,
-        "trials": r.trials,
-        "seed": r.seed,
-        "seconds": r.seconds,
-        "games_per_second": r.games_per_second,
-        "cancelled": r.cancelled,
-        "converged": r.converged,
-    }
 
 
 def _rule_options(args: argparse.Namespace) -> dict[str, int]:
@@ -195,7 +177,7 @@ def _rollout(args: argparse.Namespace) -> int:
         with console.status(f"rolling out every play of {d1}{d2} ({args.trials} trials each)..."):
             ranked = rollout_plays(start, d1, d2, **common)  # type: ignore[arg-type]
         if args.json:
-            plays = [{"play": str(p), **_result_dict(r)} for p, r in ranked]
+            plays = [{"play": str(p), **result_dict(r)} for p, r in ranked]
             print(json.dumps({"dice": [d1, d2], "plays": plays}))
             return 0
         table = Table(title=f"Plays of {d1}{d2}, ranked by cubeless rollout equity")
@@ -222,7 +204,7 @@ def _rollout(args: argparse.Namespace) -> int:
 
         result = rollout(start, max_std_error=args.max_std_error, progress=progress, **common)  # type: ignore[arg-type]
     if args.json:
-        print(json.dumps({"position": args.position, **_result_dict(result)}))
+        print(json.dumps({"position": args.position, **result_dict(result)}))
         return 0
     table = Table(title=f"Rollout of {args.position} ({args.policy}, seed {args.seed})")
     for column in ("", "win", "win gammon", "win bg", "lose", "lose gammon", "lose bg", "equity"):

@@ -11,7 +11,7 @@ from typing import IO, Any
 
 from gammon._core import GammonError, Position, RolloutResult
 from gammon.batch_rollout import _start_text, import_ray, rollout_batch
-from gammon.cli import _result_dict
+from gammon.cli.results import result_dict
 
 
 def read_positions(path: str) -> list[tuple[int, str]]:
@@ -66,7 +66,7 @@ def _record(text: str, result: RolloutResult, settings: dict[str, Any]) -> str:
     if position_id == "opening":
         position_id = Position.initial().id
     return json.dumps(
-        {"input": text, "position_id": position_id, "settings": settings, **_result_dict(result)}
+        {"input": text, "position_id": position_id, "settings": settings, **result_dict(result)}
     )
 
 

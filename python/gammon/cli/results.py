@@ -1,0 +1,25 @@
+"""A rollout result as the JSON fields the command line writes, for single and batch rollouts alike."""
+
+from __future__ import annotations
+
+from gammon._core import RolloutResult
+
+
+def result_dict(r: RolloutResult) -> dict[str, object]:
+    """Every figure of ``r`` under its attribute name, ready for ``json.dumps``."""
+    return {
+        "win": r.win,
+        "win_gammon": r.win_gammon,
+        "win_backgammon": r.win_backgammon,
+        "lose_gammon": r.lose_gammon,
+        "lose_backgammon": r.lose_backgammon,
+        "equity": r.equity,
+        "std_error": r.std_error,
+        "std_errors": r.std_errors,
+        "trials": r.trials,
+        "seed": r.seed,
+        "seconds": r.seconds,
+        "games_per_second": r.games_per_second,
+        "cancelled": r.cancelled,
+        "converged": r.converged,
+    }
