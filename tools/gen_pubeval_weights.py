@@ -40,6 +40,7 @@ def default_out():
 
 
 def main(argv=None):
+    """Writes the Rust file: OUT from the command line, or the one found under rust/."""
     parser = argparse.ArgumentParser(description="Write the pubeval weights as a Rust source file.")
     parser.add_argument(
         "out", nargs="?", help="the Rust file to write (default: the one %s under rust/)" % NAME
