@@ -1,7 +1,7 @@
 //! Python arguments shared by several classes, converted to engine types with clear errors.
 
 use crate::errors::{GammonError, InvalidDiceError};
-use gammon_engine::Dice;
+use gammon_backgammon::Dice;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 

@@ -2,7 +2,7 @@
 //! (position, roll) pairs as one numpy array, computed with the GIL released.
 
 use crate::errors::{to_py, GammonError};
-use gammon_engine::{legal_plays_into, Dice, Play, Position};
+use gammon_backgammon::{legal_plays_into, Dice, Play, Position};
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray2};
 use pyo3::prelude::*;
@@ -39,7 +39,7 @@ fn read_inputs(
     Ok(out)
 }
 
-fn annotate(row: usize, e: gammon_engine::Error) -> PyErr {
+fn annotate(row: usize, e: gammon_backgammon::Error) -> PyErr {
     let err = to_py(e);
     Python::with_gil(|py| {
         let message = format!("row {row}: {}", err.value(py));

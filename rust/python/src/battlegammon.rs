@@ -3,7 +3,7 @@
 //! re-exported under their plain names by `python/gammon/battlegammon.py`.
 
 use crate::errors::{GammonError, InvalidPositionError};
-use gammon_engine::battlegammon::{Rules, Side};
+use gammon_battlegammon::{Rules, Side};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 

@@ -4,9 +4,9 @@ use crate::cube::{CubeAction, CubeContext};
 use crate::errors::{GammonError, IllegalActionError, IntoPy};
 use crate::game::Game;
 use crate::position::{dice, Play, Position};
-use gammon_engine::eval::cube::CubeContext as EngineContext;
-use gammon_engine::eval::search::{Bot as EngineBot, RankedPlay as EngineRankedPlay};
-use gammon_engine::eval::Probabilities;
+use gammon_bot::cube::CubeContext as EngineContext;
+use gammon_bot::search::{Bot as EngineBot, RankedPlay as EngineRankedPlay};
+use gammon_bot::Probabilities;
 use pyo3::prelude::*;
 
 /// The five cumulative outcome probabilities of a position and its cubeless equity.

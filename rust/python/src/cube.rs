@@ -3,8 +3,8 @@
 use crate::errors::{GammonError, IntoPy};
 use crate::game::Game;
 use crate::position::Position;
-use gammon_engine::eval::cube::{CubeContext as EngineContext, CubeDecision, CubeOwner, Stake};
-use gammon_engine::eval::Probabilities;
+use gammon_bot::cube::{CubeContext as EngineContext, CubeDecision, CubeOwner, Stake};
+use gammon_bot::Probabilities;
 use pyo3::prelude::*;
 
 fn owner_arg(owner: Option<&str>) -> PyResult<CubeOwner> {

@@ -1,7 +1,7 @@
 //! The exception hierarchy, rooted at `gammon.GammonError(ValueError)`, and the mapping from
 //! engine errors.
 
-use gammon_engine::Error;
+use gammon_backgammon::Error;
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -51,7 +51,7 @@ pub trait IntoPy<T> {
     fn py_err(self) -> PyResult<T>;
 }
 
-impl<T> IntoPy<T> for gammon_engine::Result<T> {
+impl<T> IntoPy<T> for gammon_backgammon::Result<T> {
     fn py_err(self) -> PyResult<T> {
         self.map_err(to_py)
     }

@@ -7,7 +7,7 @@ use crate::args::{self, dice_pair, dice_tuple};
 use crate::errors::{GammonError, IntoPy};
 use crate::match_play::Match;
 use crate::position::{Play, Position};
-use gammon_engine::{
+use gammon_backgammon::{
     Action as EngineAction, CubeRules, EndReason, Game as EngineGame, Phase, Result as EngineResult,
     ResultKind,
 };

@@ -3,7 +3,7 @@
 use crate::args;
 use crate::errors::IntoPy;
 use crate::game::{cube_rules, Game};
-use gammon_engine::Match as EngineMatch;
+use gammon_backgammon::Match as EngineMatch;
 use pyo3::prelude::*;
 
 /// A match to `length` points with the Crawford rule (0 = a money session), dice from `seed`.

@@ -1,7 +1,7 @@
 //! `MatchEquityTable` for Python.
 
 use crate::errors::IntoPy;
-use gammon_engine::MatchEquityTable as EngineTable;
+use gammon_backgammon::MatchEquityTable as EngineTable;
 use pyo3::prelude::*;
 
 /// A match equity table: each player's chance to win the match (MWC) from a score.

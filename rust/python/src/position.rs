@@ -1,7 +1,7 @@
 //! `Position` and `Play` for Python.
 
 use crate::errors::IntoPy;
-use gammon_engine::{Dice, Play as EnginePlay, Position as EnginePosition};
+use gammon_backgammon::{Dice, Play as EnginePlay, Position as EnginePosition};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 

@@ -2,11 +2,11 @@
 
 use crate::errors::{GammonError, IntoPy};
 use crate::position::{dice, Play, Position};
-use gammon_engine::eval::BuiltinPolicy;
-use gammon_engine::rollout::{
+use gammon_backgammon::{Backgammon, Position as EnginePosition};
+use gammon_bot::rollout::{
     merge, rollout_game, Moments, Progress, RolloutOptions, RolloutResult as EngineResult, RolloutSums, Start,
 };
-use gammon_engine::{Backgammon, Position as EnginePosition};
+use gammon_bot::BuiltinPolicy;
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyTuple};
@@ -342,7 +342,7 @@ fn rollout_plays(
     let options =
         RolloutOptions { trials, seed, threads, truncate, variance_reduction, ..RolloutOptions::default() };
     let ranked = py
-        .allow_threads(|| gammon_engine::rollout::rollout_plays(&position.inner, dice, &policy, &options))
+        .allow_threads(|| gammon_bot::rollout::rollout_plays(&position.inner, dice, &policy, &options))
         .py_err()?;
     Ok(ranked.into_iter().map(|r| (Play { inner: r.play }, RolloutResult { inner: r.result })).collect())
 }

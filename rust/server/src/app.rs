@@ -29,7 +29,7 @@ pub struct AppState {
 
 impl AppState {
     /// The state of a server started with `config` (checked first).
-    pub fn new(config: Config) -> gammon_engine::Result<AppState> {
+    pub fn new(config: Config) -> gammon_backgammon::Result<AppState> {
         config.validate()?;
         let workers = Workers::new(config.worker_threads())?;
         Ok(AppState { workers, config: Arc::new(config) })

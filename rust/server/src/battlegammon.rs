@@ -5,7 +5,7 @@ use crate::error::{ApiError, ApiResult, ErrorMessage};
 use crate::input::DiceInput;
 use axum::extract::State;
 use axum::Json;
-use gammon_engine::battlegammon::{Bot, Play, Position, Rules};
+use gammon_battlegammon::{Bot, Play, Position, Rules};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
@@ -69,7 +69,7 @@ pub struct BattlegammonBestResponse {
 }
 
 /// The position, the roll and the bot the request names.
-fn read(request: &BattlegammonRequest) -> ApiResult<(Position, gammon_engine::Dice, Bot)> {
+fn read(request: &BattlegammonRequest) -> ApiResult<(Position, gammon_backgammon::Dice, Bot)> {
     let position = match request.position.trim() {
         "initial" => Position::initial(),
         id => {

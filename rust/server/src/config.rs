@@ -1,7 +1,7 @@
 //! What a server is started with: the default search depth, its worker threads and its limits.
 
-use gammon_engine::eval::search::MAX_PLY;
-use gammon_engine::{Error, Result};
+use gammon_backgammon::{Error, Result};
+use gammon_bot::search::MAX_PLY;
 use std::time::Duration;
 
 /// How a server runs.

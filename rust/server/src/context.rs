@@ -3,7 +3,7 @@
 
 use crate::error::{ApiError, ApiResult};
 use crate::input::ReadPosition;
-use gammon_engine::eval::cube::{CubeContext, CubeOwner, Stake};
+use gammon_bot::cube::{CubeContext, CubeOwner, Stake};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 

@@ -36,8 +36,8 @@ impl ApiError {
 }
 
 /// Every engine error is about the input (a position, dice, an argument), so it is the client's.
-impl From<gammon_engine::Error> for ApiError {
-    fn from(e: gammon_engine::Error) -> ApiError {
+impl From<gammon_backgammon::Error> for ApiError {
+    fn from(e: gammon_backgammon::Error) -> ApiError {
         ApiError::bad_request(e.message())
     }
 }

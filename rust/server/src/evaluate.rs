@@ -6,7 +6,7 @@ use crate::input::{self, PositionInput};
 use crate::probabilities::Outcome;
 use axum::extract::State;
 use axum::Json;
-use gammon_engine::eval::search::Bot;
+use gammon_bot::search::Bot;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 

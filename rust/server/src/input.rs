@@ -1,7 +1,7 @@
 //! Reading what clients send: positions in every notation the engine knows, and dice.
 
 use crate::error::{ApiError, ApiResult};
-use gammon_engine::{Dice, Game, Position};
+use gammon_backgammon::{Dice, Game, Position};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
@@ -31,7 +31,8 @@ pub struct ReadPosition {
 impl PositionInput {
     /// Reads the position; errors name the field `position`.
     pub fn read(&self) -> ApiResult<ReadPosition> {
-        let at_field = |e: gammon_engine::Error| ApiError::bad_request(format!("position: {}", e.message()));
+        let at_field =
+            |e: gammon_backgammon::Error| ApiError::bad_request(format!("position: {}", e.message()));
         match self {
             PositionInput::Board(values) => {
                 Ok(ReadPosition { position: Position::from_slice(values).map_err(at_field)?, game: None })
@@ -77,7 +78,7 @@ pub enum DiceInput {
 impl DiceInput {
     /// Reads the roll; errors name the field `dice`.
     pub fn read(&self) -> ApiResult<Dice> {
-        let at_field = |e: gammon_engine::Error| ApiError::bad_request(format!("dice: {}", e.message()));
+        let at_field = |e: gammon_backgammon::Error| ApiError::bad_request(format!("dice: {}", e.message()));
         match self {
             DiceInput::Text(text) => Dice::parse(text).map_err(at_field),
             DiceInput::Pair(values) => match values[..] {

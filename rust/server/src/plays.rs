@@ -8,9 +8,9 @@ use crate::input::{self, DiceInput, PositionInput};
 use crate::probabilities::Outcome;
 use axum::extract::State;
 use axum::Json;
-use gammon_engine::eval::cube::CubeContext;
-use gammon_engine::eval::search::{Bot, RankedPlay};
-use gammon_engine::{Dice, Position};
+use gammon_backgammon::{Dice, Position};
+use gammon_bot::cube::CubeContext;
+use gammon_bot::search::{Bot, RankedPlay};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 

@@ -1,6 +1,6 @@
 //! The five cumulative outcome probabilities as the two APIs write them.
 
-use gammon_engine::eval::Probabilities;
+use gammon_bot::Probabilities;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 

@@ -7,8 +7,8 @@ use crate::probabilities::Outcome;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
-use gammon_engine::eval::BuiltinPolicy;
-use gammon_engine::rollout::{rollout, RolloutOptions};
+use gammon_bot::rollout::{rollout, RolloutOptions};
+use gammon_bot::BuiltinPolicy;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 

@@ -81,7 +81,7 @@ pub async fn serve(listener: TcpListener, app: Router, limits: &Limits, mut stop
 #[derive(Debug)]
 pub enum StartError {
     /// The configuration was refused; the message names the field.
-    Config(gammon_engine::Error),
+    Config(gammon_backgammon::Error),
     /// The address could not be bound (in use, not local, no permission...).
     Io(std::io::Error),
 }
@@ -97,8 +97,8 @@ impl fmt::Display for StartError {
 
 impl std::error::Error for StartError {}
 
-impl From<gammon_engine::Error> for StartError {
-    fn from(e: gammon_engine::Error) -> StartError {
+impl From<gammon_backgammon::Error> for StartError {
+    fn from(e: gammon_backgammon::Error) -> StartError {
         StartError::Config(e)
     }
 }

@@ -5,11 +5,12 @@ use crate::app::{router, routes, AppState};
 use crate::config::{Config, Limits};
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
-use gammon_engine::eval::cube::{CubeContext, CubeOwner};
-use gammon_engine::eval::search::Bot;
-use gammon_engine::eval::BuiltinPolicy;
-use gammon_engine::rollout::{rollout, RolloutOptions};
-use gammon_engine::{battlegammon, pos, Dice, Position};
+use gammon_backgammon::{pos, Dice, Position};
+use gammon_battlegammon as battlegammon;
+use gammon_bot::cube::{CubeContext, CubeOwner};
+use gammon_bot::rollout::{rollout, RolloutOptions};
+use gammon_bot::search::Bot;
+use gammon_bot::BuiltinPolicy;
 use serde_json::{json, Value};
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
@@ -344,8 +345,8 @@ fn json_post(uri: &str, body: Value) -> Request<Body> {
 #[tokio::test]
 async fn a_long_rollout_stops_at_its_time_and_reports_what_it_did() {
     // The net and the bear-off database first, so that the time goes to trials.
-    gammon_engine::eval::net::NeuralNet::builtin();
-    gammon_engine::eval::bearoff::database();
+    gammon_bot::net::NeuralNet::builtin();
+    gammon_bot::bearoff::database();
     let limits = Limits { rollout_time: Duration::from_millis(300), ..Limits::default() };
     let request = json_post("/v1/rollout", json!({"position": "initial", "trials": 10_000, "policy": "net"}));
     let started = Instant::now();

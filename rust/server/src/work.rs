@@ -39,13 +39,13 @@ impl Drop for AbortOnDrop {
 
 impl Workers {
     /// A pool of `threads` threads.
-    pub fn new(threads: usize) -> gammon_engine::Result<Workers> {
+    pub fn new(threads: usize) -> gammon_backgammon::Result<Workers> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .thread_name(|k| format!("gammon-eval-{k}"))
             .build()
             .map_err(|e| {
-                gammon_engine::Error::InvalidArgument(format!("cannot start {threads} threads: {e}"))
+                gammon_backgammon::Error::InvalidArgument(format!("cannot start {threads} threads: {e}"))
             })?;
         Ok(Workers { pool: Arc::new(pool) })
     }
@@ -54,8 +54,8 @@ impl Workers {
     /// the first requests after start-up do not wait the second or so that takes.
     pub fn warm_up(&self) {
         self.pool.spawn(|| {
-            gammon_engine::eval::net::NeuralNet::builtin();
-            gammon_engine::eval::bearoff::database();
+            gammon_bot::net::NeuralNet::builtin();
+            gammon_bot::bearoff::database();
         });
     }
 

@@ -3,7 +3,7 @@
 use super::position::{BgPlay, BgPosition};
 use crate::errors::{GammonError, IntoPy};
 use crate::position::dice;
-use gammon_engine::battlegammon::Bot;
+use gammon_battlegammon::Bot;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 

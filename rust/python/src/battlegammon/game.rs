@@ -3,7 +3,7 @@
 use super::position::{BgPlay, BgPosition};
 use crate::args::{self, dice_pair, dice_tuple};
 use crate::errors::{IllegalPlayError, IntoPy};
-use gammon_engine::battlegammon::{Game, Position};
+use gammon_battlegammon::{Game, Position};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 

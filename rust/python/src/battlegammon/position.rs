@@ -2,7 +2,7 @@
 
 use crate::errors::{IntoPy, InvalidPositionError};
 use crate::position::dice;
-use gammon_engine::battlegammon::{Play, Position};
+use gammon_battlegammon::{Play, Position};
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple, PyType};
 

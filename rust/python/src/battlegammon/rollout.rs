@@ -3,8 +3,8 @@
 use super::position::BgPosition;
 use crate::errors::IntoPy;
 use crate::rollout::{from_state, reduce, with_progress, ResultState};
-use gammon_engine::battlegammon::{rollout as engine_rollout, Battlegammon, BuiltinPolicy, Chances};
-use gammon_engine::rollout::{merge, RolloutOptions, RolloutResult as EngineResult};
+use gammon_battlegammon::{rollout as engine_rollout, Battlegammon, BuiltinPolicy, Chances};
+use gammon_bot::rollout::{merge, RolloutOptions, RolloutResult as EngineResult};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use std::sync::atomic::AtomicBool;

@@ -1,0 +1,67 @@
+//! Legal-play generation over the benchmark position sets (1,000 contact and 1,000 race positions,
+//! each with the 6 doubles and the 15 other rolls), printing generated positions per second.
+//!
+//! The total number of plays is asserted against GNU Backgammon's count for the same work
+//! (`tests/fixtures/benchmark_counts.csv`), so the figure is never for a wrong generator.
+//!
+//! Run: `cargo bench -p gammon-engine --bench legal_plays`. `BENCH_SECONDS` sets the time per set
+//! (default 2); 0 runs one pass, for counting instructions under `valgrind --tool=callgrind`.
+
+use gammon_backgammon::{legal_plays_into, Dice, Position, ALL_ROLLS};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn load(name: &str) -> Vec<Position> {
+    let path = root().join("data/positions").join(format!("{name}.csv"));
+    let text =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    text.lines().filter(|l| !l.trim().is_empty()).map(|l| Position::from_id(l.trim()).unwrap()).collect()
+}
+
+fn gnubg_count(name: &str) -> usize {
+    let text = std::fs::read_to_string(root().join("tests/fixtures/benchmark_counts.csv")).unwrap();
+    let line = text.lines().find(|l| l.starts_with(&format!("{name},"))).unwrap();
+    line.rsplit(',').next().unwrap().parse().unwrap()
+}
+
+/// One pass: every position with every roll; returns the number of plays generated.
+fn pass(positions: &[Position], rolls: &[Dice], out: &mut Vec<gammon_backgammon::Play>) -> usize {
+    let mut total = 0;
+    for p in positions {
+        for &dice in rolls {
+            legal_plays_into(p, dice, out);
+            total += out.len();
+        }
+    }
+    total
+}
+
+fn main() {
+    let budget: f64 = std::env::var("BENCH_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(2.0);
+    let mut out = Vec::with_capacity(1024);
+    println!("legal-play generation, one thread ({} rolls per position)", ALL_ROLLS.len());
+    for name in ["contact", "race"] {
+        let positions = load(name);
+        let count = pass(&positions, &ALL_ROLLS, &mut out);
+        assert_eq!(count, gnubg_count(name), "{name}: play count differs from GNU Backgammon's");
+        let start = Instant::now();
+        let mut rounds = 0u32;
+        while start.elapsed() < Duration::from_secs_f64(budget) || rounds < 1 {
+            std::hint::black_box(pass(std::hint::black_box(&positions), &ALL_ROLLS, &mut out));
+            rounds += 1;
+        }
+        let seconds = start.elapsed().as_secs_f64() / rounds as f64;
+        let calls = positions.len() * ALL_ROLLS.len();
+        println!(
+            "{name:>8}: {calls} position-rolls, {count} plays per pass; {:.3} ms per pass, \
+             {:.2} M plays/s, {:.0} ns per position-roll",
+            seconds * 1e3,
+            count as f64 / seconds / 1e6,
+            seconds * 1e9 / calls as f64
+        );
+    }
+}

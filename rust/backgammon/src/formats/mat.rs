@@ -1,0 +1,356 @@
+//! Jellyfish `.mat` match files, as GNU Backgammon and eXtreme Gammon export them.
+//!
+//! A file is a ` N point match` header (0 = money session), then per game a ` Game k` line, a score
+//! line (`Name0 : s0` then `Name1 : s1`, scores before the game) and numbered lines holding player
+//! 0's entry on the left and player 1's on the right: `dd: from/to ...` (mover's numbering, 25 =
+//! bar, 0 = off, `*` a hit; `dd:` alone for a roll that cannot be played), ` Doubles => v`,
+//! ` Takes`, ` Drops`, ` Beavers => v`, and `Wins n point(s)` under the winner once the game ends.
+//! A `Wins` while the game is still going is an accepted resignation.
+
+use crate::game::{Action, Game, ResultKind};
+use crate::match_play::Match;
+use gammon_core::error::{Error, Result};
+
+/// One entry of a move line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Entry {
+    Roll { dice: (u8, u8), play: String },
+    Double,
+    Beaver,
+    Take,
+    Drop,
+    Wins(u32),
+}
+
+fn entry_text(e: &Entry) -> String {
+    match e {
+        Entry::Roll { dice, play } if play.is_empty() => format!("{}{}:", dice.0, dice.1),
+        Entry::Roll { dice, play } => format!("{}{}: {play}", dice.0, dice.1),
+        Entry::Double | Entry::Beaver | Entry::Take | Entry::Drop | Entry::Wins(_) => unreachable!(),
+    }
+}
+
+/// The moves of a play as `.mat` writes them: one `from/to` per checker step, `*` on hits.
+fn play_steps(play: &crate::moves::Play) -> String {
+    play.moves()
+        .iter()
+        .enumerate()
+        .map(|(k, m)| format!("{}/{}{}", m.from, m.to, if play.is_hit(k) { "*" } else { "" }))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The entries of one game in order, each with its player.
+fn game_entries(game: &Game) -> Vec<(u8, String)> {
+    let h = game.history();
+    let mut out = Vec::new();
+    for (i, a) in h.iter().enumerate() {
+        let next_is_play = |p: u8| matches!(h.get(i + 1), Some(Action::Play { player, .. }) if *player == p);
+        match *a {
+            Action::Roll { player, dice } if !next_is_play(player) => out.push((
+                player,
+                entry_text(&Entry::Roll { dice: (dice.high(), dice.low()), play: String::new() }),
+            )),
+            Action::Play { player, dice, play } => out.push((
+                player,
+                entry_text(&Entry::Roll { dice: (dice.high(), dice.low()), play: play_steps(&play) }),
+            )),
+            Action::Double { player, value } => out.push((player, format!(" Doubles => {value}"))),
+            Action::Beaver { player, value } => out.push((player, format!(" Beavers => {value}"))),
+            Action::Take { player } => out.push((player, " Takes".into())),
+            Action::Drop { player } => out.push((player, " Drops".into())),
+            _ => {}
+        }
+    }
+    if let Some(r) = game.result() {
+        let plural = if r.points == 1 { "" } else { "s" };
+        out.push((r.winner, format!("Wins {} point{plural}", r.points)));
+    }
+    out
+}
+
+/// Writes a whole match: every game from its opening roll (games rebuilt from an ID are refused).
+///
+/// ```
+/// use gammon_backgammon::Match;
+/// let mut m = Match::new(1, Some(5)).unwrap();
+/// m.game_mut().set_dice(3, 1).unwrap();
+/// m.game_mut().play_text("8/5 6/5").unwrap();
+/// let text = gammon_backgammon::formats::mat::write(&m).unwrap();
+/// assert!(text.contains(" 1 point match") && text.contains("  1) 31: 8/5 6/5"));
+/// ```
+pub fn write(m: &Match) -> Result<String> {
+    let mut s = format!(" {} point match\n\n", m.length());
+    let names = m.names();
+    for (k, game) in m.games().iter().enumerate() {
+        if !game.starts_from_opening() {
+            return Err(Error::InvalidArgument(format!(
+                "game {} starts from a position set up from an ID; a .mat file can only hold games from the opening",
+                k + 1
+            )));
+        }
+        let sc = game.context().score;
+        s.push_str(&format!(" Game {}\n", k + 1));
+        s.push_str(&format!(" {:<30} {} : {}\n", format!("{} : {}", names[0], sc[0]), names[1], sc[1]));
+        let mut lines: Vec<[Option<String>; 2]> = Vec::new();
+        for (player, text) in game_entries(game) {
+            let p = player as usize;
+            let fits = p == 1 && lines.last().is_some_and(|l| l[1].is_none());
+            if !fits {
+                lines.push([None, None]);
+            }
+            lines.last_mut().expect("a line was just pushed")[p] = Some(text);
+        }
+        let mut number = 0;
+        for [left, right] in lines {
+            let only_wins = [&left, &right].iter().all(|e| e.as_ref().is_none_or(|t| t.starts_with("Wins")));
+            let line = if only_wins {
+                match (left, right) {
+                    (Some(l), _) => format!("      {l}"),
+                    (None, Some(r)) => format!("{:34}{r}", ""),
+                    (None, None) => String::new(),
+                }
+            } else {
+                number += 1;
+                // The left column is 28 wide; a longer entry still needs a space before the right one.
+                format!("{number:3}) {:<27} {}", left.unwrap_or_default(), right.unwrap_or_default())
+            };
+            s.push_str(line.trim_end());
+            s.push('\n');
+        }
+        s.push('\n');
+    }
+    Ok(s)
+}
+
+fn bad(line_no: usize, why: String) -> Error {
+    Error::InvalidFormat(format!(".mat line {line_no}: {why}"))
+}
+
+/// Reads the entries of the text after a line number, the first one in the left column when `left`.
+fn parse_entries(text: &str, left: bool, line_no: usize) -> Result<Vec<(u8, Entry)>> {
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    let mut entries = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        let t = tokens[i];
+        let lower = t.to_ascii_lowercase();
+        let b = t.as_bytes();
+        let entry =
+            if b.len() == 3 && b[2] == b':' && (b'1'..=b'6').contains(&b[0]) && (b'1'..=b'6').contains(&b[1])
+            {
+                let mut steps = Vec::new();
+                while i + 1 < tokens.len() && (tokens[i + 1].contains('/') || tokens[i + 1] == "???") {
+                    i += 1;
+                    if tokens[i] != "???" {
+                        steps.push(tokens[i]);
+                    }
+                }
+                // eXtreme Gammon writes "Cannot Move" for a roll that cannot be played.
+                if tokens.get(i + 1).is_some_and(|w| w.eq_ignore_ascii_case("cannot")) {
+                    i += 2;
+                }
+                Entry::Roll { dice: (b[0] - b'0', b[1] - b'0'), play: steps.join(" ") }
+            } else if lower == "doubles" || lower == "beavers" || lower == "raccoons" {
+                if tokens.get(i + 1) == Some(&"=>") {
+                    i += 2;
+                }
+                if lower == "doubles" {
+                    Entry::Double
+                } else {
+                    Entry::Beaver
+                }
+            } else if lower == "takes" || lower == "take" || lower == "accepts" {
+                Entry::Take
+            } else if lower == "drops" || lower == "drop" || lower == "passes" || lower == "pass" {
+                Entry::Drop
+            } else if lower == "wins" {
+                let n = tokens.get(i + 1).and_then(|n| n.parse::<u32>().ok()).ok_or_else(|| {
+                    bad(line_no, format!("\"Wins\" is not followed by a number of points in {text:?}"))
+                })?;
+                i += 2;
+                Entry::Wins(n)
+            } else {
+                return Err(bad(line_no, format!("cannot read {t:?} in {text:?}")));
+            };
+        let player = if entries.is_empty() { !left as u8 } else { 1 };
+        if entries.len() >= 2 || (entries.len() == 1 && !left) {
+            return Err(bad(line_no, format!("more than one entry per column in {text:?}")));
+        }
+        entries.push((player, entry));
+        i += 1;
+    }
+    Ok(entries)
+}
+
+fn apply_entry(m: &mut Match, player: u8, entry: Entry, line_no: usize) -> Result<()> {
+    let at = |e: Error| bad(line_no, e.to_string());
+    let g = m.game_mut();
+    if let Entry::Wins(n) = entry {
+        if !g.is_over() {
+            let value = g.cube_value();
+            let kind = (n % value == 0).then(|| ResultKind::from_multiplier(n / value)).flatten().ok_or_else(|| {
+                bad(line_no, format!("player {player} wins {n} points with the cube at {value}: not 1-3 times the cube"))
+            })?;
+            if g.to_act() == Some(player) {
+                return Err(bad(
+                    line_no,
+                    format!("player {player} wins by resignation but is the one to act"),
+                ));
+            }
+            g.resign(kind).map_err(at)?;
+            g.accept_resignation().map_err(at)?;
+        }
+        let r = g.result().expect("the game is over");
+        if r.winner != player || r.points != n {
+            return Err(bad(
+                line_no,
+                format!(
+                    "the file says player {player} wins {n}; the replay gives player {} {}",
+                    r.winner, r.points
+                ),
+            ));
+        }
+        return Ok(());
+    }
+    if g.is_over() {
+        return Err(bad(line_no, "an entry after the end of the game".into()));
+    }
+    if let Entry::Roll { dice: (d1, d2), play } = &entry {
+        let opening = g.turn().is_none();
+        if opening {
+            let (hi, lo) = ((*d1).max(*d2), (*d1).min(*d2));
+            let (die0, die1) = if player == 0 { (hi, lo) } else { (lo, hi) };
+            g.set_dice(die0, die1).map_err(at)?;
+        } else {
+            if g.to_act() != Some(player) {
+                return Err(bad(line_no, format!("player {player} rolls out of turn")));
+            }
+            g.set_dice(*d1, *d2).map_err(at)?;
+        }
+        let passed = g.dice().is_none();
+        return match (passed, play.is_empty()) {
+            (true, true) => Ok(()),
+            (true, false) => {
+                Err(bad(line_no, format!("{d1}{d2} cannot be played here, but the file plays {play}")))
+            }
+            (false, true) => {
+                Err(bad(line_no, format!("player {player} has a legal play of {d1}{d2} but plays none")))
+            }
+            (false, false) => g.play_text(play).map(|_| ()).map_err(at),
+        };
+    }
+    if g.to_act() != Some(player) {
+        return Err(bad(line_no, format!("{entry:?} by player {player} is out of turn")));
+    }
+    match entry {
+        Entry::Double => g.double(),
+        Entry::Beaver => g.beaver(),
+        Entry::Take => g.take(),
+        Entry::Drop => g.drop_double(),
+        Entry::Roll { .. } | Entry::Wins(_) => unreachable!("handled above"),
+    }
+    .map_err(at)
+}
+
+/// Reads the score line `Name0 : s0   Name1 : s1`.
+fn parse_score_line(line: &str, line_no: usize) -> Result<([String; 2], [u32; 2])> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let colons: Vec<usize> = tokens.iter().enumerate().filter(|(_, t)| **t == ":").map(|(i, _)| i).collect();
+    let fail = || bad(line_no, format!("expected a score line \"Name0 : s0   Name1 : s1\", got {line:?}"));
+    let [c0, c1] = colons[..] else { return Err(fail()) };
+    let s0: u32 = tokens.get(c0 + 1).and_then(|t| t.parse().ok()).ok_or_else(fail)?;
+    let s1: u32 = tokens.get(c1 + 1).and_then(|t| t.parse().ok()).ok_or_else(fail)?;
+    if c1 < c0 + 3 {
+        return Err(fail());
+    }
+    Ok(([tokens[..c0].join(" "), tokens[c0 + 2..c1].join(" ")], [s0, s1]))
+}
+
+/// Reads a `.mat` file: the match replayed through the rules, each game's scores checked.
+pub fn read(text: &str) -> Result<Match> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut m: Option<Match> = None;
+    let mut games = 0;
+    let mut expect_score = false;
+    for (k, raw) in text.lines().enumerate() {
+        let line_no = k + 1;
+        let line = raw.trim_end();
+        let t = line.trim_start();
+        if t.is_empty() || t.starts_with(';') || t.starts_with('#') {
+            continue;
+        }
+        let Some(mm) = m.as_mut() else {
+            let words: Vec<&str> = t.split_whitespace().collect();
+            if words.len() >= 2 && words[1].starts_with("point") {
+                let n = words[0].parse().map_err(|_| bad(line_no, format!("bad match length in {t:?}")))?;
+                m = Some(Match::new(n, Some(0))?);
+                continue;
+            }
+            return Err(bad(line_no, format!("expected \"N point match\", got {t:?}")));
+        };
+        if let Some(rest) = t.strip_prefix("Game ") {
+            rest.trim().parse::<u32>().map_err(|_| bad(line_no, format!("bad game line {t:?}")))?;
+            if games > 0 {
+                mm.next_game().map_err(|e| bad(line_no, format!("cannot start game {}: {e}", games + 1)))?;
+            }
+            games += 1;
+            expect_score = true;
+            continue;
+        }
+        if expect_score {
+            let (names, score) = parse_score_line(t, line_no)?;
+            if score != mm.score() {
+                return Err(bad(
+                    line_no,
+                    format!(
+                        "game {games} starts at {}-{}, but the replay gives {:?}",
+                        score[0],
+                        score[1],
+                        mm.score()
+                    ),
+                ));
+            }
+            mm.set_names(&names[0], &names[1]);
+            expect_score = false;
+            continue;
+        }
+        if games == 0 {
+            return Err(bad(line_no, format!("{t:?} comes before the first \"Game\" line")));
+        }
+        let indent = line.len() - t.len();
+        let (body, body_start) = match t.find(')') {
+            Some(p) if t[..p].trim().chars().all(|c| c.is_ascii_digit()) && p > 0 => {
+                let after = &t[p + 1..];
+                let gap = after.len() - after.trim_start().len();
+                (after, indent + p + 1 + gap)
+            }
+            _ => (t, indent),
+        };
+        // Left entries start a few columns in; right ones past the middle (column 28 or so).
+        let left = body_start < 20;
+        for (player, entry) in parse_entries(body, left, line_no)? {
+            apply_entry(mm, player, entry, line_no)?;
+        }
+    }
+    let m = m.ok_or_else(|| Error::InvalidFormat(".mat text has no \"N point match\" line".into()))?;
+    if games == 0 {
+        return Err(Error::InvalidFormat(".mat text has no games".into()));
+    }
+    Ok(m)
+}
+
+impl Match {
+    /// The match as a Jellyfish `.mat` text (see [`write`]).
+    pub fn to_mat(&self) -> Result<String> {
+        write(self)
+    }
+
+    /// A match read from `.mat` text, replayed through the rules (see [`read`]).
+    pub fn from_mat(text: &str) -> Result<Match> {
+        read(text)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,432 @@
+//! The neural-net evaluator: a contact net, a race net and the exact bear-off database.
+//!
+//! A position is judged by the first of these that applies:
+//! 1. both sides have every checker home: [`bearoff::probabilities`](super::bearoff) (exact up
+//!    to the one-sided approximation);
+//! 2. the sides can no longer hit each other ([`Position::is_race`]): the race net;
+//! 3. otherwise the contact net.
+//!
+//! Both nets read the inputs of [`inputs`] and have five sigmoid outputs (win, win gammon, win
+//! backgammon, lose gammon, lose backgammon), made consistent by [`consistent`]. They are
+//! trained by TD self-play with the `train` program of `gammon-train`, then refined with its
+//! `refine` program on positions labelled by the net's own search or rollouts. Two sets of
+//! weights are compiled into the crate: the bot's, `data/net-v5.bin` ([`NeuralNet::builtin`]),
+//! whose contact net has 256 hidden units, and the rollouts', `data/net-v4.bin`
+//! ([`NeuralNet::fast`]), with 80: the wider net plays better, the narrower one a rollout game
+//! about a third faster.
+//!
+//! Candidate plays of one roll are judged together ([`NeuralNet::evaluate_plays`]): they differ
+//! from the position before the roll in a handful of inputs, so each net's hidden sums are
+//! computed once for that position and updated for each candidate. In a game, the inputs of the
+//! position before the next roll are derived from those of the play [`NeuralNet::best_of`]
+//! chose rather than encoded afresh.
+//!
+//! Rollouts go further ([`NeuralNet::best_of_screened`]): a small net of checker counts only,
+//! the [`screen`], ranks the plays of a roll first, and the full nets judge only the few it
+//! ranks highest. The bots judge every play.
+
+pub mod inputs;
+pub mod network;
+pub mod screen;
+
+use super::{bearoff, Evaluator, Probabilities};
+use gammon_backgammon::board::Position;
+use gammon_backgammon::dice_game::{Backgammon, DiceGame};
+use gammon_backgammon::moves::Play;
+use gammon_core::error::{Error, Result};
+use inputs::{encode, touched, Reference, INPUTS};
+use network::{Network, MAX_HIDDEN, OUTPUTS};
+use screen::Screen;
+use std::sync::OnceLock;
+
+/// Which evaluator judges a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    /// Both sides have every checker home: the bear-off database.
+    BearOff,
+    /// No more contact: the race net.
+    Race,
+    /// Anything else: the contact net.
+    Contact,
+}
+
+impl Class {
+    /// The class of `position`.
+    pub fn of(position: &Position) -> Class {
+        if bearoff::home_boards(position).is_some() {
+            Class::BearOff
+        } else if position.is_race() {
+            Class::Race
+        } else {
+            Class::Contact
+        }
+    }
+}
+
+/// A position before a roll, made ready for a net to judge the candidate plays of its rolls:
+/// the inputs every candidate's are derived from (the position with the turn passed, as each
+/// candidate is seen) and, once first needed, the contact or race net's hidden sums for them.
+/// Made by [`NeuralNet::prepare`]; it borrows the net, whose weights cannot change under it.
+#[derive(Clone, Debug)]
+pub struct Prepared<'a> {
+    net: &'a NeuralNet,
+    before: Position,
+    reference: Reference,
+    sums: [[f32; MAX_HIDDEN]; 2],
+    have: [bool; 2],
+}
+
+/// Net outputs turned into cumulative probabilities that respect `win >= win_gammon >=
+/// win_backgammon` and `1 - win >= lose_gammon >= lose_backgammon`.
+pub fn consistent(y: &[f32; OUTPUTS]) -> Probabilities {
+    let win = (y[0] as f64).clamp(0.0, 1.0);
+    let win_gammon = (y[1] as f64).clamp(0.0, win);
+    let lose_gammon = (y[3] as f64).clamp(0.0, 1.0 - win);
+    Probabilities {
+        win,
+        win_gammon,
+        win_backgammon: (y[2] as f64).clamp(0.0, win_gammon),
+        lose_gammon,
+        lose_backgammon: (y[4] as f64).clamp(0.0, lose_gammon),
+    }
+}
+
+/// The nets, as one [`Evaluator`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct NeuralNet {
+    /// The contact net.
+    pub contact: Network,
+    /// The race net.
+    pub race: Network,
+    /// Self-play games the weights were trained on (for reports).
+    pub trained_games: u64,
+}
+
+const MAGIC: &[u8; 8] = b"GAMMONN1";
+
+/// The bot's weights, shipped with the crate: a contact net of 256 hidden units, the race net.
+static BUILTIN: &[u8] = include_bytes!("../../data/net-v5.bin");
+/// The rollouts' weights: a contact net of 80 units (the bot's before `net-v5`), which makes a
+/// rollout game about a third faster.
+static FAST: &[u8] = include_bytes!("../../data/net-v4.bin");
+
+impl NeuralNet {
+    /// Untrained nets with `hidden` units each (the start of training).
+    pub fn random(hidden: usize, seed: u64) -> NeuralNet {
+        NeuralNet {
+            contact: Network::random(INPUTS, hidden, seed),
+            race: Network::random(INPUTS, hidden, seed ^ 1),
+            trained_games: 0,
+        }
+    }
+
+    /// The bot's shipped nets, loaded once.
+    ///
+    /// ```
+    /// use gammon_bot::{net::NeuralNet, Evaluator};
+    /// use gammon_backgammon::Position;
+    /// let p = NeuralNet::builtin().evaluate(&Position::initial());
+    /// assert!(p.win > 0.4 && p.win < 0.6);
+    /// ```
+    pub fn builtin() -> &'static NeuralNet {
+        static NET: OnceLock<NeuralNet> = OnceLock::new();
+        NET.get_or_init(|| NeuralNet::from_bytes(BUILTIN).expect("the shipped weights are valid"))
+    }
+
+    /// The narrower shipped nets that rollouts play with by default
+    /// ([`BuiltinPolicy::Net`](crate::BuiltinPolicy::Net)), loaded once: their contact net
+    /// has 80 hidden units to the bot's 256, which plays a rollout game about a third faster for
+    /// about 0.04 points a game less at 0-ply (see `docs/training.md`).
+    ///
+    /// ```
+    /// use gammon_bot::net::NeuralNet;
+    /// assert!(NeuralNet::fast().contact.hidden() < NeuralNet::builtin().contact.hidden());
+    /// ```
+    pub fn fast() -> &'static NeuralNet {
+        static NET: OnceLock<NeuralNet> = OnceLock::new();
+        NET.get_or_init(|| NeuralNet::from_bytes(FAST).expect("the shipped weights are valid"))
+    }
+
+    /// Reads weights written by [`NeuralNet::to_bytes`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<NeuralNet> {
+        if bytes.len() < 16 || &bytes[..8] != MAGIC {
+            return Err(Error::InvalidFormat("net weights: not a gammon net file".into()));
+        }
+        let trained_games = u64::from_le_bytes(bytes[8..16].try_into().unwrap());
+        let (contact, rest) = Network::read(&bytes[16..])?;
+        let (race, rest) = Network::read(rest)?;
+        if !rest.is_empty() || contact.inputs() != INPUTS || race.inputs() != INPUTS {
+            return Err(Error::InvalidFormat("net weights: unexpected shape or trailing bytes".into()));
+        }
+        Ok(NeuralNet { contact, race, trained_games })
+    }
+
+    /// The weights as bytes: magic, games trained (u64 LE), the contact net, the race net.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        out.extend(self.trained_games.to_le_bytes());
+        self.contact.write(&mut out);
+        self.race.write(&mut out);
+        out
+    }
+
+    /// The net for a class (`None` for bear-offs).
+    pub fn net(&self, class: Class) -> Option<&Network> {
+        match class {
+            Class::BearOff => None,
+            Class::Race => Some(&self.race),
+            Class::Contact => Some(&self.contact),
+        }
+    }
+
+    /// `before`, the position of the player about to roll, ready for judging the plays of its
+    /// rolls.
+    pub fn prepare(&self, before: &Position) -> Prepared<'_> {
+        // In a game the position is most often the one the last `best_of` on this thread
+        // chose, whose inputs that call has already derived.
+        let reference = CHOSEN.with_borrow_mut(|chosen| match chosen.take() {
+            Some(c) if c.after == *before => c.reference.nearby(&c.after, c.touched).turned(),
+            _ => Reference::new(&before.swapped()),
+        });
+        Prepared { net: self, before: *before, reference, sums: [[0.0; MAX_HIDDEN]; 2], have: [false; 2] }
+    }
+
+    /// The values, for the player who moves, of the candidate `plays` from `before` (each the
+    /// game's result if the play ends it, else the evaluation of the position after it, turned
+    /// around), into `out` (cleared first).
+    pub fn evaluate_plays(&self, before: &Position, plays: &[Play], out: &mut Vec<Probabilities>) {
+        self.prepare(before).evaluate_plays(plays, out);
+    }
+
+    /// The best of `plays` (the legal plays of one roll from `before`, not empty) by cubeless
+    /// equity, the first of equals, and its value for the mover: [`NeuralNet::evaluate_plays`]
+    /// without a buffer to pass in.
+    pub fn best_of(&self, before: &Position, plays: &[Play]) -> (usize, Probabilities) {
+        let mut prepared = self.prepare(before);
+        let (best, value) = prepared.best_of(plays);
+        prepared.remember(&plays[best]);
+        (best, value)
+    }
+
+    /// [`NeuralNet::best_of`] among the `keep` plays that `screen` ranks highest: the full
+    /// nets judge only those (all of them when there are no more). The rollouts' net policy,
+    /// which trades a little strength for speed (see [`screen`]).
+    pub fn best_of_screened(
+        &self,
+        screen: &Screen,
+        keep: usize,
+        before: &Position,
+        plays: &[Play],
+    ) -> (usize, Probabilities) {
+        let mut prepared = self.prepare(before);
+        let (best, value) = prepared.best_of_screened(screen, keep, plays);
+        prepared.remember(&plays[best]);
+        (best, value)
+    }
+
+    /// [`NeuralNet::roll_values`] with each roll's best play chosen as by
+    /// [`NeuralNet::best_of_screened`].
+    pub fn roll_values_screened(
+        &self,
+        screen: &Screen,
+        keep: usize,
+        before: &Position,
+        plays: &mut Vec<Play>,
+        out: &mut [Probabilities; 21],
+        best: &mut [usize; 21],
+    ) {
+        self.best_of_each_roll(before, plays, out, best, |prepared, plays| {
+            prepared.best_of_screened(screen, keep, plays)
+        });
+    }
+
+    /// For each of the 21 rolls ([`ALL_ROLLS`](gammon_backgammon::ALL_ROLLS) order) from `before`, its best
+    /// play ([`NeuralNet::best_of`]): the index among the roll's legal plays into `best`, the
+    /// value for the mover into `out`; `plays` is scratch space. The candidates of every roll
+    /// are judged from one reference, prepared once.
+    pub fn roll_values(
+        &self,
+        before: &Position,
+        plays: &mut Vec<Play>,
+        out: &mut [Probabilities; 21],
+        best: &mut [usize; 21],
+    ) {
+        self.best_of_each_roll(before, plays, out, best, |prepared, plays| prepared.best_of(plays));
+    }
+
+    /// The play `choose` picks among the legal plays of each of the 21 rolls from `before`,
+    /// all judged from one preparation.
+    fn best_of_each_roll(
+        &self,
+        before: &Position,
+        plays: &mut Vec<Play>,
+        out: &mut [Probabilities; 21],
+        best: &mut [usize; 21],
+        mut choose: impl FnMut(&mut Prepared<'_>, &[Play]) -> (usize, Probabilities),
+    ) {
+        let mut prepared = self.prepare(before);
+        for ((value, k), roll) in out.iter_mut().zip(best.iter_mut()).zip(gammon_backgammon::ALL_ROLLS) {
+            gammon_backgammon::moves::legal_plays_into(before, roll, plays);
+            (*k, *value) = choose(&mut prepared, plays);
+        }
+    }
+
+    /// The raw outputs of the net judging `position` (which must not be a bear-off), with its
+    /// inputs written to `x`.
+    pub fn raw(&self, position: &Position, x: &mut [f32; INPUTS]) -> [f32; OUTPUTS] {
+        encode(position, x);
+        self.net(Class::of(position)).unwrap_or(&self.race).forward(x)
+    }
+}
+
+/// The play [`NeuralNet::best_of`] last chose on a thread: the position after it, and the
+/// reference and points it was judged from, from which [`NeuralNet::prepare`] derives that
+/// position's reference.
+struct Chosen {
+    after: Position,
+    reference: Reference,
+    touched: [u32; 2],
+}
+
+thread_local! {
+    static CHOSEN: std::cell::RefCell<Option<Chosen>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Whether the CPU counts and scans bits in single instructions, which the builds for AVX2 and
+/// AVX-512 use for the inputs' bookkeeping (every CPU with AVX2 has them).
+#[cfg(target_arch = "x86_64")]
+fn has_bit_instructions() -> bool {
+    std::is_x86_feature_detected!("popcnt")
+        && std::is_x86_feature_detected!("bmi1")
+        && std::is_x86_feature_detected!("lzcnt")
+}
+
+impl Prepared<'_> {
+    /// [`NeuralNet::evaluate_plays`] from the prepared position.
+    pub fn evaluate_plays(&mut self, plays: &[Play], out: &mut Vec<Probabilities>) {
+        // The hidden-layer loops run over rows of f32; where the CPU has AVX-512 or AVX2 the same
+        // code compiled for it handles sixteen or eight at a time instead of four. No fused
+        // multiply-add is enabled, so every build rounds identically and gives bit-equal results.
+        #[cfg(target_arch = "x86_64")]
+        {
+            let bits = has_bit_instructions();
+            if bits && std::is_x86_feature_detected!("avx512f") {
+                // SAFETY: the CPU supports AVX-512F and the bit instructions, checked just above.
+                return unsafe { self.evaluate_plays_avx512(plays, out) };
+            }
+            if bits && std::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU supports AVX2 and the bit instructions, checked just above.
+                return unsafe { self.evaluate_plays_avx2(plays, out) };
+            }
+        }
+        self.evaluate_plays_with(plays, out)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,popcnt,bmi1,lzcnt")]
+    unsafe fn evaluate_plays_avx512(&mut self, plays: &[Play], out: &mut Vec<Probabilities>) {
+        self.evaluate_plays_with(plays, out)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,popcnt,bmi1,lzcnt")]
+    unsafe fn evaluate_plays_avx2(&mut self, plays: &[Play], out: &mut Vec<Probabilities>) {
+        self.evaluate_plays_with(plays, out)
+    }
+
+    #[inline(always)]
+    fn evaluate_plays_with(&mut self, plays: &[Play], out: &mut Vec<Probabilities>) {
+        out.clear();
+        let mut changes = [(0u32, 0.0f32); INPUTS];
+        for play in plays {
+            let after = play.position.swapped();
+            if let Some(points) = Backgammon.result(&after) {
+                out.push(Probabilities::from_points(-points));
+                continue;
+            }
+            let nearby = self.reference.nearby(&after, touched(play));
+            let value = if nearby.all_home() {
+                bearoff::probabilities(&after).expect("bear-off class")
+            } else {
+                let class = if nearby.is_race() { Class::Race } else { Class::Contact };
+                let k = (class == Class::Contact) as usize;
+                let net = self.net.net(class).expect("a net class");
+                if !self.have[k] {
+                    net.hidden_sums(&self.reference.x, &mut self.sums[k]);
+                    self.have[k] = true;
+                }
+                let mut n = 0;
+                nearby.changes(|i, d| {
+                    changes[n] = (i as u32, d);
+                    n += (d != 0.0) as usize;
+                });
+                consistent(&net.outputs_after(&self.sums[k], &changes[..n]))
+            };
+            out.push(value.flipped());
+        }
+    }
+
+    /// Leaves what the next [`NeuralNet::prepare`] needs if the game goes on from `chosen`, a
+    /// play from the prepared position; deriving its inputs is left to that call, as a bot asked
+    /// about unrelated positions never makes it.
+    fn remember(self, chosen: &Play) {
+        let chosen =
+            Chosen { after: chosen.position.swapped(), reference: self.reference, touched: touched(chosen) };
+        CHOSEN.with_borrow_mut(|c| *c = Some(chosen));
+    }
+
+    /// [`NeuralNet::best_of_screened`] from the prepared position.
+    pub fn best_of_screened(
+        &mut self,
+        screen: &Screen,
+        keep: usize,
+        plays: &[Play],
+    ) -> (usize, Probabilities) {
+        if plays.len() <= keep {
+            return self.best_of(plays);
+        }
+        thread_local! {
+            static KEPT: std::cell::RefCell<(Vec<usize>, Vec<Play>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+        }
+        KEPT.with_borrow_mut(|(kept, subset)| {
+            screen.keep_best(&self.before, plays, keep, kept);
+            subset.clear();
+            subset.extend(kept.iter().map(|&k| plays[k]));
+            let (best, value) = self.best_of(subset);
+            (kept[best], value)
+        })
+    }
+
+    /// [`NeuralNet::best_of`] from the prepared position.
+    pub fn best_of(&mut self, plays: &[Play]) -> (usize, Probabilities) {
+        thread_local! {
+            static VALUES: std::cell::RefCell<Vec<Probabilities>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        VALUES.with_borrow_mut(|values| {
+            self.evaluate_plays(plays, values);
+            let mut best = 0;
+            for k in 1..values.len() {
+                if values[k].equity() > values[best].equity() {
+                    best = k;
+                }
+            }
+            (best, values[best])
+        })
+    }
+}
+
+impl Evaluator<Position> for NeuralNet {
+    fn evaluate(&self, position: &Position) -> Probabilities {
+        match Class::of(position) {
+            Class::BearOff => bearoff::probabilities(position).expect("bear-off class"),
+            class => {
+                let mut x = [0.0f32; INPUTS];
+                encode(position, &mut x);
+                consistent(&self.net(class).expect("a net class").forward(&x))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

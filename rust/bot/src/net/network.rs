@@ -1,0 +1,459 @@
+//! A fully connected net with one hidden layer of sigmoid units and five sigmoid outputs, in f32.
+//!
+//! The first layer is stored input-major (`w1[i * hidden + j]`), so one input's contribution to
+//! all hidden sums is one contiguous row: a forward pass adds the rows of the non-zero inputs,
+//! and a position that differs from an already evaluated one in a few inputs costs only those
+//! rows (see [`Network::update_sums`]). Plain loops over rows auto-vectorise.
+
+use gammon_core::error::{Error, Result};
+
+/// Outputs of every net: win, win gammon, win backgammon, lose gammon, lose backgammon.
+pub const OUTPUTS: usize = 5;
+/// The largest hidden layer supported (scratch arrays live on the stack).
+pub const MAX_HIDDEN: usize = 256;
+/// The hidden width of the shipped race net (and of TD training), which gets builds of its own:
+/// with the width known when compiling, sums stay in registers and loops have no remainders.
+const SHIPPED_HIDDEN: usize = 80;
+/// The hidden width of the shipped contact net, with builds of its own too.
+const WIDE_HIDDEN: usize = 256;
+
+/// One net's weights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    inputs: usize,
+    hidden: usize,
+    // The weights are public for training (`gammon-train`), which updates them in place; their
+    // lengths are fixed by the shape and must stay so.
+    /// First layer, `inputs * hidden`, input-major.
+    pub w1: Vec<f32>,
+    /// Hidden biases, `hidden`.
+    pub b1: Vec<f32>,
+    /// Second layer, `OUTPUTS * hidden`, output-major.
+    pub w2: Vec<f32>,
+    /// Output biases.
+    pub b2: [f32; OUTPUTS],
+}
+
+/// `e^x` to about 5e-6 relative error for |x| <= 80 (mostly from rounding `x log2 e` in f32), written without branches so that loops
+/// over it vectorise.
+#[inline(always)]
+fn exp(x: f32) -> f32 {
+    let x = x.clamp(-80.0, 80.0);
+    let t = x * std::f32::consts::LOG2_E;
+    // Rounds to the nearest integer by letting the float addition drop the fraction (exact for
+    // |t| < 2^22): unlike `f32::round`, a library call, this keeps the loops over hidden units
+    // vectorised.
+    const ROUNDER: f32 = 12_582_912.0; // 1.5 * 2^23
+    let r = t + ROUNDER;
+    let n = r - ROUNDER;
+    let f = (t - n) * std::f32::consts::LN_2;
+    // e^f on |f| <= ln2/2 by its Taylor polynomial (Horner).
+    let p = 1.0 + f * (1.0 + f * (0.5 + f * (1.0 / 6.0 + f * (1.0 / 24.0 + f * (1.0 / 120.0 + f / 720.0)))));
+    // The integer n read from the bits of r, whose last place is worth 1: `n as i32` would
+    // saturate, which compiles to scalar code in the middle of the vector loop.
+    let n = r.to_bits() as i32 - ROUNDER.to_bits() as i32;
+    let bits = ((n + 127) as u32) << 23;
+    p * f32::from_bits(bits)
+}
+
+#[inline(always)]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + exp(-x))
+}
+
+impl Network {
+    /// A net with small weights from a simple reproducible generator (for training from scratch).
+    pub fn random(inputs: usize, hidden: usize, seed: u64) -> Network {
+        assert!(hidden <= MAX_HIDDEN && hidden > 0 && inputs > 0);
+        let mut state = seed ^ 0x9E37_79B9_7F4A_7C15;
+        let mut next = move |scale: f32| {
+            // splitmix64
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^= z >> 31;
+            ((z >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * scale
+        };
+        let w1 = (0..inputs * hidden).map(|_| next(0.1)).collect();
+        let w2 = (0..OUTPUTS * hidden).map(|_| next(0.1)).collect();
+        Network { inputs, hidden, w1, b1: vec![0.0; hidden], w2, b2: [0.0; OUTPUTS] }
+    }
+
+    /// The same function with `hidden` units: the new units get small random input weights and
+    /// zero output weights, so training can grow a net without starting over.
+    pub fn widened(&self, hidden: usize, seed: u64) -> Network {
+        assert!(hidden >= self.hidden && hidden <= MAX_HIDDEN);
+        let fresh = Network::random(self.inputs, hidden, seed);
+        let (old, h) = (self.hidden, hidden);
+        let mut w1 = fresh.w1;
+        for i in 0..self.inputs {
+            w1[i * h..i * h + old].copy_from_slice(&self.w1[i * old..(i + 1) * old]);
+        }
+        let mut b1 = vec![0.0; h];
+        b1[..old].copy_from_slice(&self.b1);
+        let mut w2 = vec![0.0; OUTPUTS * h];
+        for k in 0..OUTPUTS {
+            w2[k * h..k * h + old].copy_from_slice(&self.w2[k * old..(k + 1) * old]);
+        }
+        Network { inputs: self.inputs, hidden: h, w1, b1, w2, b2: self.b2 }
+    }
+
+    /// Every weight and bias, in the order of the file format: w1, b1, w2, b2.
+    pub fn weights(&self) -> impl Iterator<Item = f32> + '_ {
+        self.w1.iter().chain(&self.b1).chain(&self.w2).chain(&self.b2).copied()
+    }
+
+    /// [`Network::weights`], to change in place.
+    pub fn weights_mut(&mut self) -> impl Iterator<Item = &mut f32> + '_ {
+        self.w1.iter_mut().chain(&mut self.b1).chain(&mut self.w2).chain(&mut self.b2)
+    }
+
+    /// Number of inputs.
+    pub fn inputs(&self) -> usize {
+        self.inputs
+    }
+
+    /// Number of hidden units.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The hidden layer's weighted sums for inputs `x` (zero inputs skipped) into `sums`.
+    #[inline(always)]
+    pub fn hidden_sums(&self, x: &[f32], sums: &mut [f32]) {
+        match self.hidden {
+            SHIPPED_HIDDEN => return self.hidden_sums_fixed::<SHIPPED_HIDDEN>(x, sums),
+            WIDE_HIDDEN => return self.hidden_sums_fixed::<WIDE_HIDDEN>(x, sums),
+            _ => {}
+        }
+        let h = self.hidden;
+        let sums = &mut sums[..h];
+        sums.copy_from_slice(&self.b1);
+        for (i, &v) in x.iter().enumerate().take(self.inputs) {
+            if v != 0.0 {
+                let row = &self.w1[i * h..(i + 1) * h];
+                for (s, &w) in sums.iter_mut().zip(row) {
+                    *s += v * w;
+                }
+            }
+        }
+    }
+
+    /// [`Network::hidden_sums`] for a width known when compiling, which keeps the sums in
+    /// registers (see [`Network::outputs_after`]).
+    #[inline(always)]
+    fn hidden_sums_fixed<const H: usize>(&self, x: &[f32], sums: &mut [f32]) {
+        let mut s: [f32; H] = self.b1[..H].try_into().unwrap();
+        // The non-zero inputs as bit masks, then a loop over the set bits: a branch per input
+        // would be mispredicted often, as which inputs are zero changes from one position to
+        // the next. The rows are added in increasing order all the same.
+        for (c, chunk) in x[..self.inputs].chunks(64).enumerate() {
+            let mut mask = 0u64;
+            for (k, &v) in chunk.iter().enumerate() {
+                mask |= ((v != 0.0) as u64) << k;
+            }
+            while mask != 0 {
+                let k = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                let (i, v) = (64 * c + k, chunk[k]);
+                let row: &[f32; H] = self.w1[i * H..(i + 1) * H].try_into().unwrap();
+                for j in 0..H {
+                    s[j] += v * row[j];
+                }
+            }
+        }
+        sums[..H].copy_from_slice(&s);
+    }
+
+    /// Adds to `sums` what input `i` contributes when it grows by `d`.
+    #[inline(always)]
+    pub fn add_input(&self, i: usize, d: f32, sums: &mut [f32]) {
+        let h = self.hidden;
+        let row = &self.w1[i * h..(i + 1) * h];
+        for (s, &w) in sums[..h].iter_mut().zip(row) {
+            *s += d * w;
+        }
+    }
+
+    /// Turns `sums`, the hidden sums for inputs `old`, into those for inputs `new`, touching only
+    /// the inputs that differ.
+    pub fn update_sums(&self, old: &[f32], new: &[f32], sums: &mut [f32]) {
+        let h = self.hidden;
+        let sums = &mut sums[..h];
+        for (i, (&a, &b)) in old.iter().zip(new).enumerate().take(self.inputs) {
+            if a != b {
+                self.add_input(i, b - a, sums);
+            }
+        }
+    }
+
+    /// The hidden activations from the hidden sums.
+    #[inline(always)]
+    pub fn activate(&self, sums: &[f32], hidden: &mut [f32]) {
+        for (a, &s) in hidden[..self.hidden].iter_mut().zip(&sums[..self.hidden]) {
+            *a = sigmoid(s);
+        }
+    }
+
+    /// The five outputs from the hidden activations.
+    #[inline(always)]
+    pub fn outputs(&self, hidden: &[f32]) -> [f32; OUTPUTS] {
+        match self.hidden {
+            SHIPPED_HIDDEN => {
+                return self.outputs_fixed::<SHIPPED_HIDDEN>(hidden[..SHIPPED_HIDDEN].try_into().unwrap())
+            }
+            WIDE_HIDDEN => {
+                return self.outputs_fixed::<WIDE_HIDDEN>(hidden[..WIDE_HIDDEN].try_into().unwrap())
+            }
+            _ => {}
+        }
+        let h = self.hidden;
+        // The logits padded to eight, so that their sigmoids take one vector pass.
+        let mut z = [0.0f32; 8];
+        for (k, out) in z[..OUTPUTS].iter_mut().enumerate() {
+            let row = &self.w2[k * h..(k + 1) * h];
+            // Eight running sums over whole chunks of eight: fixed-size arrays let the compiler
+            // keep them in one vector register.
+            let mut acc = [0.0f32; 8];
+            let (hs, ws) = (hidden[..h].chunks_exact(8), row.chunks_exact(8));
+            let tail: f32 = hs.remainder().iter().zip(ws.remainder()).map(|(x, w)| x * w).sum();
+            for (hc, wc) in hs.zip(ws) {
+                let (hc, wc): (&[f32; 8], &[f32; 8]) = (hc.try_into().unwrap(), wc.try_into().unwrap());
+                for i in 0..8 {
+                    acc[i] += hc[i] * wc[i];
+                }
+            }
+            *out = self.b2[k] + acc.iter().sum::<f32>() + tail;
+        }
+        // A plain loop rather than `map`, which is not inlined into the vector builds.
+        for v in &mut z {
+            *v = sigmoid(*v);
+        }
+        [z[0], z[1], z[2], z[3], z[4]]
+    }
+
+    /// [`Network::outputs`] for a width known when compiling, a multiple of eight: the same
+    /// sums in the same order (the general code's empty remainder adds nothing), written so that
+    /// each output's eight running sums stay one vector.
+    #[inline(always)]
+    fn outputs_fixed<const H: usize>(&self, hidden: &[f32; H]) -> [f32; OUTPUTS] {
+        // Chunks outermost, so that each step is whole eight-lane rows; with the outputs
+        // outermost the compiler splits the rows into two-lane pieces.
+        let mut acc = [[0.0f32; 8]; OUTPUTS];
+        for c in 0..H / 8 {
+            let h: &[f32; 8] = hidden[8 * c..8 * c + 8].try_into().unwrap();
+            for (k, a) in acc.iter_mut().enumerate() {
+                let w: &[f32; 8] = self.w2[k * H + 8 * c..k * H + 8 * c + 8].try_into().unwrap();
+                for i in 0..8 {
+                    a[i] += h[i] * w[i];
+                }
+            }
+        }
+        let mut z = [0.0f32; 8];
+        for k in 0..OUTPUTS {
+            z[k] = self.b2[k] + acc[k].iter().sum::<f32>();
+        }
+        for v in &mut z {
+            *v = sigmoid(*v);
+        }
+        [z[0], z[1], z[2], z[3], z[4]]
+    }
+
+    /// A full forward pass that keeps the hidden activations in `hidden[..self.hidden()]`, as a
+    /// learning step ([`Network::learn`]) needs them.
+    pub fn forward_keeping_hidden(&self, x: &[f32], hidden: &mut [f32]) -> [f32; OUTPUTS] {
+        let mut sums = [0.0f32; MAX_HIDDEN];
+        self.hidden_sums(x, &mut sums);
+        self.activate(&sums, hidden);
+        self.outputs(&hidden[..self.hidden])
+    }
+
+    /// The outputs for hidden sums `sums`.
+    #[inline(always)]
+    pub fn outputs_from_sums(&self, sums: &[f32]) -> [f32; OUTPUTS] {
+        let mut hidden = [0.0f32; MAX_HIDDEN];
+        self.activate(sums, &mut hidden);
+        self.outputs(&hidden[..self.hidden])
+    }
+
+    /// The outputs for inputs that differ from those behind the hidden sums `sums` by the
+    /// `(input, difference)` pairs of `changes`: [`Network::add_input`] for each, then
+    /// [`Network::outputs_from_sums`], with the same result to the bit.
+    #[inline(always)]
+    pub fn outputs_after(&self, sums: &[f32], changes: &[(u32, f32)]) -> [f32; OUTPUTS] {
+        match self.hidden {
+            SHIPPED_HIDDEN => self.outputs_after_fixed::<SHIPPED_HIDDEN>(sums, changes),
+            WIDE_HIDDEN => self.outputs_after_fixed::<WIDE_HIDDEN>(sums, changes),
+            _ => {
+                let mut s = [0.0f32; MAX_HIDDEN];
+                s[..self.hidden].copy_from_slice(&sums[..self.hidden]);
+                for &(i, d) in changes {
+                    self.add_input(i as usize, d, &mut s);
+                }
+                self.outputs_from_sums(&s)
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn outputs_after_fixed<const H: usize>(&self, sums: &[f32], changes: &[(u32, f32)]) -> [f32; OUTPUTS] {
+        let mut s: [f32; H] = sums[..H].try_into().unwrap();
+        for &(i, d) in changes {
+            let i = i as usize;
+            let row: &[f32; H] = self.w1[i * H..(i + 1) * H].try_into().unwrap();
+            for j in 0..H {
+                s[j] += d * row[j];
+            }
+        }
+        let mut hidden = [0.0f32; H];
+        for j in 0..H {
+            hidden[j] = sigmoid(s[j]);
+        }
+        self.outputs_fixed(&hidden)
+    }
+
+    /// A full forward pass.
+    pub fn forward(&self, x: &[f32]) -> [f32; OUTPUTS] {
+        let mut sums = [0.0f32; MAX_HIDDEN];
+        self.hidden_sums(x, &mut sums);
+        self.outputs_from_sums(&sums)
+    }
+
+    /// One gradient step moving the outputs for `x` towards `target` under cross-entropy (the
+    /// output error is `target - y` on each logit), with learning rate `alpha`. `hidden` and `y`
+    /// are the activations of a forward pass on `x`.
+    pub fn learn(
+        &mut self,
+        x: &[f32],
+        hidden: &[f32],
+        y: &[f32; OUTPUTS],
+        target: &[f32; OUTPUTS],
+        alpha: f32,
+    ) {
+        let h = self.hidden;
+        let mut back = [0.0f32; MAX_HIDDEN];
+        for k in 0..OUTPUTS {
+            let delta = target[k] - y[k];
+            if delta == 0.0 {
+                continue;
+            }
+            let row = &mut self.w2[k * h..(k + 1) * h];
+            for ((b, w), &a) in back.iter_mut().zip(row.iter_mut()).zip(hidden) {
+                *b += delta * *w;
+                *w += alpha * delta * a;
+            }
+            self.b2[k] += alpha * delta;
+        }
+        for ((b, &a), bias) in back[..h].iter_mut().zip(hidden).zip(self.b1.iter_mut()) {
+            *b *= a * (1.0 - a) * alpha;
+            *bias += *b;
+        }
+        for (i, &v) in x.iter().enumerate().take(self.inputs) {
+            if v != 0.0 {
+                let row = &mut self.w1[i * h..(i + 1) * h];
+                for (w, &b) in row.iter_mut().zip(&back[..h]) {
+                    *w += v * b;
+                }
+            }
+        }
+    }
+
+    /// Appends the net to `out`: inputs, hidden (u32 LE), then w1, b1, w2, b2 (f32 LE).
+    pub fn write(&self, out: &mut Vec<u8>) {
+        out.extend((self.inputs as u32).to_le_bytes());
+        out.extend((self.hidden as u32).to_le_bytes());
+        for v in self.weights() {
+            out.extend(v.to_le_bytes());
+        }
+    }
+
+    /// Reads a net written by [`Network::write`] from the front of `bytes`, returning it and the
+    /// rest of the bytes.
+    pub fn read(bytes: &[u8]) -> Result<(Network, &[u8])> {
+        let bad = |what: &str| Error::InvalidFormat(format!("net weights: {what}"));
+        let word = |b: &[u8], at: usize| -> Result<u32> {
+            b.get(at..at + 4)
+                .map(|s| u32::from_le_bytes(s.try_into().unwrap()))
+                .ok_or_else(|| bad("truncated"))
+        };
+        let inputs = word(bytes, 0)? as usize;
+        let hidden = word(bytes, 4)? as usize;
+        if inputs == 0 || inputs > 10_000 || hidden == 0 || hidden > MAX_HIDDEN {
+            return Err(bad(&format!("unsupported shape {inputs} x {hidden}")));
+        }
+        let count = inputs * hidden + hidden + OUTPUTS * hidden + OUTPUTS;
+        let body = bytes.get(8..8 + 4 * count).ok_or_else(|| bad("truncated"))?;
+        let mut values = body.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap()));
+        let mut take = |n: usize| values.by_ref().take(n).collect::<Vec<f32>>();
+        let w1 = take(inputs * hidden);
+        let b1 = take(hidden);
+        let w2 = take(OUTPUTS * hidden);
+        let b2: [f32; OUTPUTS] = take(OUTPUTS).try_into().unwrap();
+        let net = Network { inputs, hidden, w1, b1, w2, b2 };
+        if net.weights().any(|v| !v.is_finite()) {
+            return Err(bad("non-finite weight"));
+        }
+        Ok((net, &bytes[8 + 4 * count..]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exp_is_accurate() {
+        for k in -400..=400 {
+            let x = k as f32 / 10.0;
+            let rel = (exp(x) as f64 - (x as f64).exp()).abs() / (x as f64).exp();
+            assert!(rel < 5e-6, "exp({x}): {rel}");
+        }
+    }
+
+    #[test]
+    fn incremental_sums_match_a_full_pass() {
+        let net = Network::random(20, 16, 3);
+        let a: Vec<f32> = (0..20).map(|i| (i % 3) as f32 * 0.5).collect();
+        let mut b = a.clone();
+        b[4] = 1.0;
+        b[7] = 0.0;
+        let mut s = [0.0; MAX_HIDDEN];
+        net.hidden_sums(&a, &mut s);
+        net.update_sums(&a, &b, &mut s);
+        let mut full = [0.0; MAX_HIDDEN];
+        net.hidden_sums(&b, &mut full);
+        for j in 0..16 {
+            assert!((s[j] - full[j]).abs() < 1e-5);
+        }
+    }
+
+    #[test]
+    fn learning_moves_outputs_towards_the_target() {
+        let mut net = Network::random(10, 8, 1);
+        let x: Vec<f32> = (0..10).map(|i| (i % 2) as f32).collect();
+        let target = [1.0, 0.0, 0.0, 1.0, 0.0];
+        let before = net.forward(&x);
+        for _ in 0..50 {
+            let mut hidden = [0.0; MAX_HIDDEN];
+            let y = net.forward_keeping_hidden(&x, &mut hidden);
+            net.learn(&x, &hidden[..8], &y, &target, 0.5);
+        }
+        let after = net.forward(&x);
+        for k in 0..OUTPUTS {
+            assert!((after[k] - target[k]).abs() < (before[k] - target[k]).abs());
+        }
+    }
+
+    #[test]
+    fn weights_round_trip_and_bad_bytes_are_refused() {
+        let net = Network::random(12, 8, 5);
+        let mut bytes = vec![];
+        net.write(&mut bytes);
+        let (back, rest) = Network::read(&bytes).unwrap();
+        assert_eq!(back, net);
+        assert!(rest.is_empty());
+        assert!(Network::read(&bytes[..bytes.len() - 1]).is_err());
+        assert!(Network::read(&[0; 8]).is_err());
+    }
+}

@@ -1,0 +1,400 @@
+//! The screen: a small net that takes a first look at the candidate plays of a roll, so that the
+//! net policy of rollouts judges only the most promising few with the full nets.
+//!
+//! Why: in a rollout nearly all the time goes to judging every legal play of every roll with the
+//! full nets, whose inputs include costly features such as shot counts, and a roll has 16
+//! candidates on average (hundreds for some doubles). Most are plainly bad. The screen reads
+//! only the checker counts: each of its [`SLOTS`] (the mover's points 1..=24 by signed count,
+//! mover positive; the mover's bar; the opponent's bar; the mover's tray; the opponent's tray)
+//! adds one table row per value to [`HIDDEN`] sums, so a candidate costs a row swap per point
+//! the play changed, then a clipped activation and one dot product. Its score is a cubeless equity, but
+//! only its order within a roll matters: it is trained (the `train_screen` example) on
+//! self-play rolls to reproduce the differences between the full nets' equities of a roll's
+//! plays ([`Screen::learn_roll`]).
+//!
+//! The shipped screen, `data/screen-v1.bin`, is compiled into the crate like the nets.
+
+use gammon_backgammon::board::{Position, BAR, OPPONENT_BAR};
+use gammon_backgammon::moves::Play;
+use gammon_core::error::{Error, Result};
+use std::sync::OnceLock;
+
+/// Hidden units.
+pub const HIDDEN: usize = 32;
+/// Table slots: 24 points, two bars, two trays.
+pub const SLOTS: usize = 28;
+/// Values per slot: a point's signed count -15..=15 at index count + 15 (padded to 32); a bar or
+/// tray count 0..=15.
+const VALUES: usize = 32;
+
+const MAGIC: &[u8; 8] = b"GAMMONS1";
+
+/// The screen shipped with the crate.
+static BUILTIN: &[u8] = include_bytes!("../../data/screen-v1.bin");
+
+/// A screen's weights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Screen {
+    /// `SLOTS * VALUES` rows of `HIDDEN`, slot-major.
+    table: Vec<[f32; HIDDEN]>,
+    bias: [f32; HIDDEN],
+    out: [f32; HIDDEN],
+    out_bias: f32,
+}
+
+/// The slot values of a position seen by the player who just moved (or is to move).
+fn slots(position: &Position) -> [u8; SLOTS] {
+    let b = position.board();
+    let mut v = [0u8; SLOTS];
+    for i in 1..=24 {
+        v[i - 1] = (b[i] + 15) as u8;
+    }
+    let (ours_off, theirs_off) = position.off();
+    v[24] = b[BAR] as u8;
+    v[25] = (-b[OPPONENT_BAR]) as u8;
+    v[26] = ours_off;
+    v[27] = theirs_off;
+    v
+}
+
+impl Screen {
+    /// A screen with small weights from a reproducible generator (the start of training).
+    pub fn random(seed: u64) -> Screen {
+        let mut state = seed ^ 0x2545_F491_4F6C_DD1D;
+        let mut next = move || {
+            // xorshift64
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            ((state >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 0.2
+        };
+        let table = (0..SLOTS * VALUES).map(|_| std::array::from_fn(|_| next())).collect();
+        let out = std::array::from_fn(|_| next());
+        Screen { table, bias: [0.0; HIDDEN], out, out_bias: 0.0 }
+    }
+
+    /// The shipped screen, loaded once.
+    pub fn builtin() -> &'static Screen {
+        static SCREEN: OnceLock<Screen> = OnceLock::new();
+        SCREEN.get_or_init(|| Screen::from_bytes(BUILTIN).expect("the shipped screen is valid"))
+    }
+
+    /// Reads a screen written by [`Screen::to_bytes`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<Screen> {
+        let bad = |what: &str| Error::InvalidFormat(format!("screen weights: {what}"));
+        if bytes.len() < 12 || &bytes[..8] != MAGIC {
+            return Err(bad("not a gammon screen file"));
+        }
+        let hidden = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
+        if hidden != HIDDEN {
+            return Err(bad(&format!("{hidden} hidden units, expected {HIDDEN}")));
+        }
+        let count = (SLOTS * VALUES + 2) * HIDDEN + 1;
+        if bytes.len() != 12 + 4 * count {
+            return Err(bad("wrong length"));
+        }
+        let mut values = bytes[12..].chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap()));
+        let mut row = || -> [f32; HIDDEN] { std::array::from_fn(|_| values.next().unwrap()) };
+        let table = (0..SLOTS * VALUES).map(|_| row()).collect();
+        let (bias, out) = (row(), row());
+        let out_bias = values.next().unwrap();
+        let screen = Screen { table, bias, out, out_bias };
+        if screen.weights().any(|w| !w.is_finite()) {
+            return Err(bad("non-finite weight"));
+        }
+        Ok(screen)
+    }
+
+    /// The weights as bytes: magic, hidden units (u32 LE), then the table, the hidden biases,
+    /// the output weights and the output bias (f32 LE).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend((HIDDEN as u32).to_le_bytes());
+        for w in self.weights() {
+            bytes.extend(w.to_le_bytes());
+        }
+        bytes
+    }
+
+    fn weights(&self) -> impl Iterator<Item = f32> + '_ {
+        self.table.iter().flatten().chain(&self.bias).chain(&self.out).chain([&self.out_bias]).copied()
+    }
+
+    fn row(&self, slot: usize, value: u8) -> &[f32; HIDDEN] {
+        &self.table[slot * VALUES + value as usize]
+    }
+
+    /// `before`, the position of the player about to move, ready for scoring its plays.
+    pub fn look(&self, before: &Position) -> Look<'_> {
+        let slots = slots(before);
+        let mut sums = self.bias;
+        for (k, &v) in slots.iter().enumerate() {
+            let row = self.row(k, v);
+            for j in 0..HIDDEN {
+                sums[j] += row[j];
+            }
+        }
+        Look { screen: self, slots, sums }
+    }
+
+    /// The indices of the `keep` plays (at least one) of a roll from `before` that the screen
+    /// scores highest (the first of equal scores), in increasing order, into `kept` (cleared
+    /// first); every index when there are no more than `keep` plays.
+    ///
+    /// ```
+    /// use gammon_bot::net::screen::Screen;
+    /// use gammon_backgammon::{Dice, Position};
+    /// let p = Position::initial();
+    /// let plays = p.legal_plays(Dice::new(6, 4).unwrap());
+    /// let mut kept = vec![];
+    /// Screen::builtin().keep_best(&p, &plays, 3, &mut kept);
+    /// assert_eq!(kept.len(), 3);
+    /// assert!(kept.windows(2).all(|w| w[0] < w[1]));
+    /// ```
+    pub fn keep_best(&self, before: &Position, plays: &[Play], keep: usize, kept: &mut Vec<usize>) {
+        kept.clear();
+        let keep = keep.max(1);
+        if plays.len() <= keep {
+            kept.extend(0..plays.len());
+            return;
+        }
+        // As for the full nets: the same code compiled for AVX2 where the CPU has it, without
+        // fused multiply-add, so that every build scores to the same bit.
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("bmi1") {
+            // SAFETY: the CPU supports AVX2 and BMI1, checked just above.
+            return unsafe { self.keep_best_avx2(before, plays, keep, kept) };
+        }
+        self.keep_best_with(before, plays, keep, kept)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1")]
+    unsafe fn keep_best_avx2(&self, before: &Position, plays: &[Play], keep: usize, kept: &mut Vec<usize>) {
+        self.keep_best_with(before, plays, keep, kept)
+    }
+
+    #[inline(always)]
+    fn keep_best_with(&self, before: &Position, plays: &[Play], keep: usize, kept: &mut Vec<usize>) {
+        thread_local! {
+            // Reused: rollouts call this at every roll, and need not allocate each time.
+            static TOP: std::cell::RefCell<Vec<(f32, usize)>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        let look = self.look(before);
+        TOP.with_borrow_mut(|top| {
+            // The best so far, best first; a candidate enters if it beats the worst kept.
+            top.clear();
+            for (k, play) in plays.iter().enumerate() {
+                let s = look.score(play);
+                if top.len() == keep && s <= top[keep - 1].0 {
+                    continue;
+                }
+                let at = top.iter().position(|&(t, _)| s > t).unwrap_or(top.len());
+                top.insert(at, (s, k));
+                top.truncate(keep);
+            }
+            kept.extend(top.iter().map(|&(_, k)| k));
+        });
+        kept.sort_unstable();
+    }
+
+    /// One step of training on the plays of one roll from `before`, whose full-net equities are
+    /// `targets`: moves each play's score so that its difference from the roll's mean score
+    /// approaches its equity's difference from the mean equity, with step size `alpha`. Returns
+    /// the sum of the squared errors before the step.
+    pub fn learn_roll(&mut self, before: &Position, plays: &[Play], targets: &[f32], alpha: f32) -> f32 {
+        let n = plays.len();
+        if n < 2 {
+            return 0.0;
+        }
+        let look = self.look(before);
+        let hidden: Vec<[f32; HIDDEN]> = plays.iter().map(|p| look.hidden(p)).collect();
+        let scores: Vec<f32> = hidden.iter().map(|h| self.output(h)).collect();
+        let mean_score = scores.iter().sum::<f32>() / n as f32;
+        let mean_target = targets.iter().sum::<f32>() / n as f32;
+        let mut squares = 0.0;
+        // The errors sum to zero over the roll, so each play's gradient is its own error.
+        for ((play, h), (&s, &t)) in plays.iter().zip(&hidden).zip(scores.iter().zip(targets)) {
+            let err = (t - mean_target) - (s - mean_score);
+            squares += err * err;
+            let mut back = [0.0f32; HIDDEN];
+            for j in 0..HIDDEN {
+                // The slope of the clipped activation: 1 inside (0, 1), else 0.
+                let slope = (h[j] > 0.0 && h[j] < 1.0) as u8 as f32;
+                back[j] = alpha * err * self.out[j] * slope;
+                self.out[j] += alpha * err * h[j];
+                self.bias[j] += back[j];
+            }
+            self.out_bias += alpha * err;
+            for (k, &v) in slots(&play.position).iter().enumerate() {
+                let row = &mut self.table[k * VALUES + v as usize];
+                for j in 0..HIDDEN {
+                    row[j] += back[j];
+                }
+            }
+        }
+        squares
+    }
+
+    /// The score for hidden sums `sums`. Kept out of line for the reason given at [`swap_row`].
+    #[inline(never)]
+    fn score_from_sums(&self, sums: &[f32; HIDDEN]) -> f32 {
+        let mut hidden = [0.0f32; HIDDEN];
+        for j in 0..HIDDEN {
+            hidden[j] = activation(sums[j]);
+        }
+        self.output(&hidden)
+    }
+
+    #[inline(always)]
+    fn output(&self, hidden: &[f32; HIDDEN]) -> f32 {
+        let mut acc = [0.0f32; 8];
+        for c in 0..HIDDEN / 8 {
+            for i in 0..8 {
+                acc[i] += hidden[8 * c + i] * self.out[8 * c + i];
+            }
+        }
+        self.out_bias + acc.iter().sum::<f32>()
+    }
+}
+
+/// A position before a play with the screen's hidden sums for it, from which each play's score
+/// costs only the points it changed. Made by [`Screen::look`].
+#[derive(Clone, Debug)]
+pub struct Look<'a> {
+    screen: &'a Screen,
+    slots: [u8; SLOTS],
+    sums: [f32; HIDDEN],
+}
+
+impl Look<'_> {
+    /// The screen's score of the position after `play` (a play from the looked-at position),
+    /// for the player who moved.
+    #[inline]
+    pub fn score(&self, play: &Play) -> f32 {
+        self.screen.score_from_sums(&self.sums_after(play))
+    }
+
+    /// The hidden activations of the position after `play`.
+    fn hidden(&self, play: &Play) -> [f32; HIDDEN] {
+        self.sums_after(play).map(activation)
+    }
+
+    /// The hidden sums of the position after `play`.
+    #[inline(always)]
+    fn sums_after(&self, play: &Play) -> [f32; HIDDEN] {
+        let b = play.position.board();
+        // Only the points a move left or landed on can differ (a hit lands on one), and the
+        // bars and the mover's tray: at most 8 points and 3 more slots.
+        let mut changed = [(0usize, 0u8); 11];
+        let mut points = 0u32;
+        let mut borne_off = 0;
+        for m in play.moves() {
+            points |= 1 << m.from | 1 << m.to;
+            borne_off += (m.to == 0) as u8;
+        }
+        points &= 0x1FF_FFFE;
+        let mut n = 0;
+        while points != 0 {
+            let i = points.trailing_zeros() as usize;
+            points &= points - 1;
+            changed[n] = (i - 1, (b[i] + 15) as u8);
+            n += 1;
+        }
+        changed[n] = (24, b[BAR] as u8);
+        changed[n + 1] = (25, (-b[OPPONENT_BAR]) as u8);
+        changed[n + 2] = (26, self.slots[26] + borne_off);
+        let mut sums = self.sums;
+        for &(k, new) in &changed[..n + 3] {
+            let old = self.slots[k];
+            if old != new {
+                swap_row(&mut sums, self.screen.row(k, old), self.screen.row(k, new));
+            }
+        }
+        sums
+    }
+}
+
+/// The hidden units' activation: the identity clipped to 0..=1. Far cheaper than a sigmoid,
+/// whose evaluation took about a third of the screen's time.
+#[inline(always)]
+fn activation(x: f32) -> f32 {
+    // Two selects, each one vector instruction; `f32::clamp` handles NaN in ways that compile
+    // to scalar branches.
+    let x = if x > 0.0 { x } else { 0.0 };
+    if x < 1.0 {
+        x
+    } else {
+        1.0
+    }
+}
+
+/// `sums - old + new`, lane by lane. Kept out of line: inlined, the sums of the loop over the
+/// changed slots become 32 separate scalars, and the additions are no longer vectorised.
+#[inline(never)]
+fn swap_row(sums: &mut [f32; HIDDEN], old: &[f32; HIDDEN], new: &[f32; HIDDEN]) {
+    for j in 0..HIDDEN {
+        sums[j] += new[j] - old[j];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gammon_backgammon::dice_game::DiceGame;
+    use gammon_backgammon::{legal_plays, Dice};
+
+    #[test]
+    fn a_plays_score_from_the_changes_matches_a_fresh_look() {
+        let screen = Screen::random(3);
+        let mut p = Position::initial();
+        let mut stream = gammon_backgammon::DiceStream::new(5, 0);
+        for _ in 0..40 {
+            for roll in gammon_backgammon::ALL_ROLLS {
+                for play in legal_plays(&p, roll) {
+                    let from_changes = screen.look(&p).score(&play);
+                    let fresh = screen.score_from_sums(&screen.look(&play.position).sums);
+                    assert!((from_changes - fresh).abs() < 1e-4, "{play:?}: {from_changes} vs {fresh}");
+                }
+            }
+            let plays = legal_plays(&p, stream.roll());
+            p = plays[plays.len() / 2].position.swapped();
+            if gammon_backgammon::Backgammon.result(&p).is_some() {
+                break;
+            }
+        }
+    }
+
+    #[test]
+    fn keeping_picks_the_highest_scores() {
+        let screen = Screen::random(8);
+        let p = Position::initial();
+        let plays = legal_plays(&p, Dice::new(2, 2).unwrap());
+        let look = screen.look(&p);
+        let mut kept = vec![];
+        screen.keep_best(&p, &plays, 5, &mut kept);
+        assert_eq!(kept.len(), 5);
+        let worst_kept = kept.iter().map(|&k| look.score(&plays[k])).fold(f32::INFINITY, f32::min);
+        for (k, play) in plays.iter().enumerate() {
+            if !kept.contains(&k) {
+                assert!(look.score(play) <= worst_kept);
+            }
+        }
+        screen.keep_best(&p, &plays[..3], 5, &mut kept);
+        assert_eq!(kept, [0, 1, 2]);
+        // Keeping none keeps one all the same.
+        screen.keep_best(&p, &plays, 0, &mut kept);
+        assert_eq!(kept.len(), 1);
+        assert!(look.score(&plays[kept[0]]) >= worst_kept);
+    }
+
+    #[test]
+    fn weights_round_trip_and_bad_bytes_are_refused() {
+        let screen = Screen::random(1);
+        let bytes = screen.to_bytes();
+        assert_eq!(Screen::from_bytes(&bytes).unwrap(), screen);
+        assert!(Screen::from_bytes(&bytes[..bytes.len() - 4]).is_err());
+        assert!(Screen::from_bytes(b"GAMMONN1").is_err());
+        assert!(Screen::builtin().weights().all(f32::is_finite));
+    }
+}

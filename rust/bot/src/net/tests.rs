@@ -1,0 +1,223 @@
+use super::*;
+use gammon_backgammon::moves::legal_plays;
+use gammon_backgammon::pos;
+use gammon_core::dice::{DiceStream, ALL_ROLLS};
+use screen::Screen;
+
+/// Positions from games of random plays, to test on more than a few hand-made ones.
+fn sample_positions(count: usize) -> Vec<Position> {
+    let mut out = vec![];
+    let mut stream = DiceStream::new(11, 0);
+    let mut p = Position::initial();
+    while out.len() < count {
+        let plays = legal_plays(&p, stream.roll());
+        let next = plays[stream.below(plays.len())].position.swapped();
+        if Backgammon.result(&next).is_some() {
+            p = Position::initial();
+        } else {
+            out.push(next);
+            p = next;
+        }
+    }
+    out
+}
+
+#[test]
+fn batched_candidates_match_single_evaluations() {
+    // A width of the general code, and the two shipped widths (80 and 256), which have builds of
+    // their own, in both nets.
+    let (builtin, fast) = (NeuralNet::builtin(), NeuralNet::fast());
+    let wide_race = NeuralNet { contact: fast.contact.clone(), race: fast.race.widened(256, 4), ..*fast };
+    for net in [&NeuralNet::random(32, 9), builtin, fast, &wide_race] {
+        batched_candidates_match_single_evaluations_of(net);
+    }
+}
+
+fn batched_candidates_match_single_evaluations_of(net: &NeuralNet) {
+    let mut values = vec![];
+    for p in sample_positions(200) {
+        for dice in [ALL_ROLLS[0], ALL_ROLLS[7], ALL_ROLLS[20]] {
+            let plays = legal_plays(&p, dice);
+            net.evaluate_plays(&p, &plays, &mut values);
+            assert_eq!(values.len(), plays.len());
+            for (play, v) in plays.iter().zip(&values) {
+                let expected = crate::value_after(&Backgammon, net, play);
+                for (a, b) in v.to_array().iter().zip(expected.to_array()) {
+                    assert!((a - b).abs() < 1e-5, "{p:?} {play}: {v:?} vs {expected:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn outputs_are_consistent_probabilities() {
+    let p = consistent(&[0.3, 0.5, 0.6, 0.9, 0.95]);
+    assert_eq!(
+        (p.win, p.win_gammon, p.win_backgammon),
+        (0.30000001192092896, 0.30000001192092896, 0.30000001192092896)
+    );
+    assert!((p.lose_gammon - 0.7).abs() < 1e-6 && (p.lose_backgammon - 0.7).abs() < 1e-6);
+    for position in sample_positions(300) {
+        let v = NeuralNet::builtin().evaluate(&position);
+        assert!(v.win >= v.win_gammon && v.win_gammon >= v.win_backgammon && v.win_backgammon >= 0.0);
+        assert!(1.0 - v.win >= v.lose_gammon - 1e-12 && v.lose_gammon >= v.lose_backgammon);
+    }
+}
+
+#[test]
+fn weights_round_trip() {
+    let net = NeuralNet::random(16, 2);
+    assert_eq!(NeuralNet::from_bytes(&net.to_bytes()).unwrap(), net);
+    assert!(NeuralNet::from_bytes(b"not a net").is_err());
+    let mut bytes = net.to_bytes();
+    bytes.push(0);
+    assert!(NeuralNet::from_bytes(&bytes).is_err());
+}
+
+#[test]
+fn classes() {
+    assert_eq!(Class::of(&Position::initial()), Class::Contact);
+    assert_eq!(Class::of(&pos!(8 => 3, 6 => 2, 20 => -4)), Class::Race);
+    assert_eq!(Class::of(&pos!(6 => 3, 20 => -4)), Class::BearOff);
+}
+
+#[test]
+fn every_instruction_set_gives_the_same_bits() {
+    // `evaluate_plays` picks a vectorised build at run time; rollouts must not depend on which.
+    let net = NeuralNet::builtin();
+    let (mut fast, mut plain) = (vec![], vec![]);
+    for p in sample_positions(300) {
+        let plays = legal_plays(&p, ALL_ROLLS[9]);
+        net.prepare(&p).evaluate_plays_with(&plays, &mut plain);
+        net.evaluate_plays(&p, &plays, &mut fast);
+        assert_eq!(fast, plain, "{p:?}");
+        #[cfg(target_arch = "x86_64")]
+        {
+            let bits = super::has_bit_instructions();
+            if bits && std::is_x86_feature_detected!("avx512f") {
+                // SAFETY: the CPU supports AVX-512F and the bit instructions.
+                unsafe { net.prepare(&p).evaluate_plays_avx512(&plays, &mut fast) };
+                assert_eq!(fast, plain, "AVX-512 {p:?}");
+            }
+            if bits && std::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU supports AVX2 and the bit instructions.
+                unsafe { net.prepare(&p).evaluate_plays_avx2(&plays, &mut fast) };
+                assert_eq!(fast, plain, "AVX2 {p:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn best_of_is_the_first_best_candidate() {
+    let net = NeuralNet::builtin();
+    let mut values = vec![];
+    for p in sample_positions(100) {
+        let plays = legal_plays(&p, ALL_ROLLS[4]);
+        net.evaluate_plays(&p, &plays, &mut values);
+        let (k, v) = net.best_of(&p, &plays);
+        assert_eq!(v, values[k]);
+        assert!(values.iter().all(|x| x.equity() <= v.equity()));
+        assert!(values[..k].iter().all(|x| x.equity() < v.equity()));
+    }
+}
+
+#[test]
+fn a_widened_net_computes_the_same_function() {
+    let net = NeuralNet::random(24, 3);
+    // The general code, then the widths with builds of their own.
+    for width in [40, 80, 128] {
+        let wide = net.contact.widened(width, 8);
+        assert_eq!(wide.hidden(), width);
+        let mut x = [0.0f32; INPUTS];
+        for p in sample_positions(50) {
+            inputs::encode(&p, &mut x);
+            let (a, b) = (net.contact.forward(&x), wide.forward(&x));
+            for (u, v) in a.iter().zip(b) {
+                assert!((u - v).abs() < 1e-6, "{width}: {a:?} vs {b:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn roll_values_are_the_best_plays_of_each_roll() {
+    let net = NeuralNet::builtin();
+    let mut plays = vec![];
+    let mut values = [Probabilities::default(); 21];
+    let mut best = [0; 21];
+    for p in sample_positions(40) {
+        net.roll_values(&p, &mut plays, &mut values, &mut best);
+        for ((value, k), roll) in values.iter().zip(best).zip(ALL_ROLLS) {
+            assert_eq!((k, *value), net.best_of(&p, &legal_plays(&p, roll)), "{p:?} {roll:?}");
+        }
+    }
+}
+
+#[test]
+fn a_game_goes_on_from_the_inputs_of_the_chosen_play() {
+    let net = NeuralNet::builtin();
+    let mut stream = DiceStream::new(5, 1);
+    let (mut plies, mut derived) = (0, 0);
+    for _game in 0..3 {
+        let mut p = Position::initial();
+        while Backgammon.result(&p).is_none() {
+            let plays = legal_plays(&p, stream.roll());
+            if !plays.is_empty() {
+                plies += 1;
+                derived += CHOSEN.with_borrow(|c| c.as_ref().is_some_and(|c| c.after == p)) as u32;
+                // Derived from the last choice where it can be: the same bits as afresh.
+                assert_eq!(net.prepare(&p).reference.x, Reference::new(&p.swapped()).x, "{p:?}");
+            }
+            p = if plays.is_empty() {
+                p.swapped()
+            } else {
+                plays[net.best_of(&p, &plays).0].position.swapped()
+            };
+        }
+    }
+    // Every ply but the first of each game and those after a dance follows a choice.
+    assert!(derived > plies * 9 / 10, "{derived} of {plies}");
+}
+
+#[test]
+fn screened_best_is_the_best_of_the_kept_plays() {
+    let (net, screen) = (NeuralNet::builtin(), Screen::builtin());
+    let (mut values, mut kept) = (vec![], vec![]);
+    let mut differs = 0;
+    for p in sample_positions(200) {
+        for roll in [ALL_ROLLS[3], ALL_ROLLS[20]] {
+            let plays = legal_plays(&p, roll);
+            let (k, v) = net.best_of_screened(screen, 8, &p, &plays);
+            screen.keep_best(&p, &plays, 8, &mut kept);
+            assert!(kept.contains(&k), "{p:?} {roll:?}");
+            net.evaluate_plays(&p, &plays, &mut values);
+            assert_eq!(v, values[k]);
+            // The first best of the kept plays.
+            for &j in &kept {
+                assert!(values[j].equity() < v.equity() || (values[j].equity() == v.equity() && j >= k));
+            }
+            // Keeping every play is the plain best.
+            assert_eq!(net.best_of_screened(screen, plays.len(), &p, &plays), net.best_of(&p, &plays));
+            differs += (net.best_of(&p, &plays).0 != k) as u32;
+        }
+    }
+    // The screen keeps the full nets' choice nearly always.
+    assert!(differs < 20, "{differs} of 400 choices differ");
+}
+
+#[test]
+fn screened_roll_values_are_the_screened_best_plays_of_each_roll() {
+    let (net, screen) = (NeuralNet::builtin(), Screen::builtin());
+    let mut plays = vec![];
+    let mut values = [Probabilities::default(); 21];
+    let mut best = [0; 21];
+    for p in sample_positions(30) {
+        net.roll_values_screened(screen, 8, &p, &mut plays, &mut values, &mut best);
+        for ((value, k), roll) in values.iter().zip(best).zip(ALL_ROLLS) {
+            let expected = net.best_of_screened(screen, 8, &p, &legal_plays(&p, roll));
+            assert_eq!((k, *value), expected, "{p:?} {roll:?}");
+        }
+    }
+}

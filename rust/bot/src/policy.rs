@@ -1,0 +1,248 @@
+//! The built-in backgammon policies, chosen by name, and the net policy behind them.
+
+use super::net::screen::Screen;
+use super::net::NeuralNet;
+use super::{Evaluator, Policy, Probabilities, PubevalPolicy, RandomPolicy};
+use gammon_backgammon::dice_game::Backgammon;
+use gammon_core::dice::{Dice, DiceStream};
+use gammon_core::error::{Error, Result};
+
+/// The backgammon policies that need no outside data, chosen by name (as the Python API's
+/// `policy=` argument does).
+///
+/// ```
+/// use gammon_bot::BuiltinPolicy;
+/// assert_eq!(BuiltinPolicy::from_name("pubeval").unwrap(), BuiltinPolicy::Pubeval);
+/// assert!(BuiltinPolicy::from_name("gnubg").is_err());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuiltinPolicy {
+    /// [`RandomPolicy`].
+    Random,
+    /// [`PubevalPolicy`], Tesauro's linear evaluator.
+    Pubeval,
+    /// The rollouts' narrower nets ([`NeuralNet::fast`]) at 0-ply, judging the [`KEEP`] plays
+    /// of each roll that the screen ranks highest ([`NeuralNet::best_of_screened`]); they also
+    /// lend their evaluator to truncation and variance reduction.
+    Net,
+    /// The bot's nets ([`NeuralNet::builtin`]) judging every play of each roll (the bot at
+    /// 0-ply): about 2.5 times slower, stronger, for rollouts that must follow the bot's
+    /// choices exactly.
+    NetAll,
+}
+
+impl BuiltinPolicy {
+    /// `"random"`, `"pubeval"`, `"net"`, `"net-all"`, or `"default"` (the net).
+    pub fn from_name(name: &str) -> Result<BuiltinPolicy> {
+        match name {
+            "random" => Ok(BuiltinPolicy::Random),
+            "pubeval" => Ok(BuiltinPolicy::Pubeval),
+            "net" | "default" => Ok(BuiltinPolicy::Net),
+            "net-all" => Ok(BuiltinPolicy::NetAll),
+            _ => Err(Error::InvalidArgument(format!(
+                "unknown policy {name:?}: expected \"random\", \"pubeval\", \"net\", \"net-all\" or \"default\""
+            ))),
+        }
+    }
+
+    /// The net policy behind `Net` and `NetAll`, with their weights and the plays of a roll
+    /// the full nets judge (`None` for the others).
+    fn net_policy(&self) -> Option<NetPolicy<'static>> {
+        let (net, keep) = match self {
+            BuiltinPolicy::Net => (NeuralNet::fast(), KEEP),
+            BuiltinPolicy::NetAll => (NeuralNet::builtin(), usize::MAX),
+            _ => return None,
+        };
+        Some(NetPolicy::new(net, Screen::builtin(), keep))
+    }
+}
+
+impl Policy<Backgammon> for BuiltinPolicy {
+    #[inline]
+    fn choose(
+        &self,
+        game: &Backgammon,
+        position: &gammon_backgammon::Position,
+        dice: Dice,
+        plays: &[gammon_backgammon::Play],
+        stream: &mut DiceStream,
+    ) -> usize {
+        match self {
+            BuiltinPolicy::Random => RandomPolicy.choose(game, position, dice, plays, stream),
+            BuiltinPolicy::Pubeval => PubevalPolicy.choose(game, position, dice, plays, stream),
+            BuiltinPolicy::Net | BuiltinPolicy::NetAll => {
+                self.net_policy().expect("a net policy").choose(game, position, dice, plays, stream)
+            }
+        }
+    }
+
+    fn evaluator(&self) -> Option<&dyn Evaluator<gammon_backgammon::Position>> {
+        self.net_policy().map(|policy| policy.net as &dyn Evaluator<gammon_backgammon::Position>)
+    }
+
+    fn roll_values(
+        &self,
+        game: &Backgammon,
+        position: &gammon_backgammon::Position,
+        plays: &mut Vec<gammon_backgammon::Play>,
+        out: &mut [Probabilities; 21],
+        best: &mut [usize; 21],
+    ) -> bool {
+        self.net_policy().is_some_and(|policy| policy.roll_values(game, position, plays, out, best))
+    }
+
+    fn chooses_the_evaluators_best(&self) -> bool {
+        self.net_policy().is_some()
+    }
+
+    fn deterministic(&self) -> bool {
+        *self != BuiltinPolicy::Random
+    }
+
+    fn name(&self) -> &str {
+        match self {
+            BuiltinPolicy::Random => "random",
+            BuiltinPolicy::Pubeval => "pubeval",
+            BuiltinPolicy::Net => "net",
+            BuiltinPolicy::NetAll => "net-all",
+        }
+    }
+}
+
+/// A net at 0-ply as a rollout policy: of each roll's plays, the full nets judge the `keep` that
+/// `screen` ranks highest ([`NeuralNet::best_of_screened`]; `usize::MAX` judges every play), and
+/// the nets also serve truncation and variance reduction. [`BuiltinPolicy::Net`] is this policy
+/// over the rollouts' shipped weights ([`NeuralNet::fast`]); training programs use it over the
+/// weights they are making.
+///
+/// ```
+/// use gammon_bot::net::{screen::Screen, NeuralNet};
+/// use gammon_bot::{NetPolicy, KEEP};
+/// use gammon_bot::rollout::{rollout, RolloutOptions};
+/// use gammon_backgammon::Position;
+/// let policy = NetPolicy::new(NeuralNet::builtin(), Screen::builtin(), KEEP);
+/// let options = RolloutOptions { trials: 36, truncate: Some(4), ..RolloutOptions::default() };
+/// let result = rollout(&Position::initial(), &policy, &options).unwrap();
+/// assert!(result.probabilities.win > 0.3);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct NetPolicy<'a> {
+    net: &'a NeuralNet,
+    screen: &'a Screen,
+    keep: usize,
+}
+
+impl<'a> NetPolicy<'a> {
+    /// `net` choosing among the `keep` plays `screen` ranks highest.
+    pub fn new(net: &'a NeuralNet, screen: &'a Screen, keep: usize) -> NetPolicy<'a> {
+        NetPolicy { net, screen, keep }
+    }
+}
+
+impl Policy<Backgammon> for NetPolicy<'_> {
+    #[inline]
+    fn choose(
+        &self,
+        _: &Backgammon,
+        position: &gammon_backgammon::Position,
+        _: Dice,
+        plays: &[gammon_backgammon::Play],
+        _: &mut DiceStream,
+    ) -> usize {
+        if plays.len() == 1 {
+            return 0;
+        }
+        self.net.best_of_screened(self.screen, self.keep, position, plays).0
+    }
+
+    fn evaluator(&self) -> Option<&dyn Evaluator<gammon_backgammon::Position>> {
+        Some(self.net)
+    }
+
+    fn roll_values(
+        &self,
+        _: &Backgammon,
+        position: &gammon_backgammon::Position,
+        plays: &mut Vec<gammon_backgammon::Play>,
+        out: &mut [Probabilities; 21],
+        best: &mut [usize; 21],
+    ) -> bool {
+        self.net.roll_values_screened(self.screen, self.keep, position, plays, out, best);
+        true
+    }
+
+    fn chooses_the_evaluators_best(&self) -> bool {
+        // `choose` and `roll_values` both take `NeuralNet::best_of_screened`'s play.
+        true
+    }
+
+    fn deterministic(&self) -> bool {
+        true
+    }
+
+    fn name(&self) -> &str {
+        "net"
+    }
+}
+
+/// How many plays of a roll the net policy judges with the full nets. Rollouts spend nearly all
+/// their time judging plays; with eight, the full nets judge about a third as many as without
+/// the screen, and the play chosen is nearly always the one they would choose among all (the
+/// figures are in the `train_screen` example's report and the training notes).
+pub const KEEP: usize = 8;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Bot;
+    use gammon_backgammon::{legal_plays, DiceGame, Position};
+    use gammon_core::dice::ALL_ROLLS;
+
+    #[test]
+    fn the_net_policies_take_the_screened_and_the_bots_plays() {
+        assert_eq!(BuiltinPolicy::from_name("net-all").unwrap(), BuiltinPolicy::NetAll);
+        assert_eq!(BuiltinPolicy::from_name("default").unwrap(), BuiltinPolicy::Net);
+        let err = BuiltinPolicy::from_name("gnubg").unwrap_err().to_string();
+        assert!(err.contains("gnubg") && err.contains("net-all"), "{err}");
+        let (net, screen, bot) = (NeuralNet::fast(), Screen::builtin(), Bot::new(0).unwrap());
+        let mut stream = DiceStream::new(4, 0);
+        let mut p = Position::initial();
+        let mut many = 0;
+        for _ in 0..60 {
+            for roll in [ALL_ROLLS[0], ALL_ROLLS[9], ALL_ROLLS[17]] {
+                let plays = legal_plays(&p, roll);
+                many += (plays.len() > KEEP) as u32;
+                let screened = BuiltinPolicy::Net.choose(&Backgammon, &p, roll, &plays, &mut stream);
+                let all = BuiltinPolicy::NetAll.choose(&Backgammon, &p, roll, &plays, &mut stream);
+                assert_eq!(screened, net.best_of_screened(screen, KEEP, &p, &plays).0);
+                assert_eq!(all, bot.best_index(&p, &plays));
+            }
+            let plays = legal_plays(&p, stream.roll());
+            p = plays[plays.len() / 3].position.swapped();
+            if Backgammon.result(&p).is_some() {
+                p = Position::initial();
+            }
+        }
+        // Rolls with more plays than are kept, where the screen matters.
+        assert!(many > 20, "{many}");
+        assert_eq!(BuiltinPolicy::NetAll.name(), "net-all");
+    }
+
+    #[test]
+    fn a_net_policy_over_the_shipped_weights_rolls_out_as_the_builtin_ones() {
+        use crate::rollout::{rollout, RolloutOptions};
+        let options = RolloutOptions { trials: 72, truncate: Some(6), seed: 9, ..RolloutOptions::default() };
+        let p = Position::from_id("4HPwATDgc/ABMA").unwrap();
+        let nets = [
+            (KEEP, NeuralNet::fast(), BuiltinPolicy::Net),
+            (usize::MAX, NeuralNet::builtin(), BuiltinPolicy::NetAll),
+        ];
+        for (keep, net, builtin) in nets {
+            let policy = NetPolicy::new(net, Screen::builtin(), keep);
+            let ours = rollout(&p, &policy, &options).unwrap();
+            let theirs = rollout(&p, &builtin, &options).unwrap();
+            assert_eq!(ours.probabilities, theirs.probabilities, "keep {keep}");
+            assert!(ours.probabilities.win > 0.0 && ours.probabilities.win < 1.0);
+        }
+    }
+}

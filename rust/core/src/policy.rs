@@ -1,0 +1,177 @@
+//! Evaluators and policies: what a rollout or a duel asks of a player, in any [`DiceGame`].
+//!
+//! An [`Evaluator`] estimates a position's outcome as five cumulative probabilities. A [`Policy`]
+//! picks one of the legal plays of a roll. A policy built on an evaluator (see
+//! [`EvaluatorPolicy`]) also exposes it, which lets a rollout truncate games and reduce variance;
+//! policies without one ([`RandomPolicy`]) play whole games with plain errors. The backgammon
+//! bot's evaluators and policies are in the `gammon-bot` crate.
+
+use crate::dice::{Dice, DiceStream};
+use crate::dice_game::DiceGame;
+use crate::probabilities::Probabilities;
+
+/// Estimates who wins a position and how.
+///
+/// The position is seen from the player about to roll, and the game is not over.
+pub trait Evaluator<P>: Sync {
+    /// The five cumulative probabilities for the player about to roll.
+    fn evaluate(&self, position: &P) -> Probabilities;
+}
+
+/// Chooses one of the legal plays of a roll.
+pub trait Policy<G: DiceGame>: Sync {
+    /// The index in `plays` (the legal plays of `dice` from `position`, never empty) of the play
+    /// to make. `dice_stream` is the trial's own stream, for policies that need randomness: drawing
+    /// from it keeps a rollout reproducible.
+    fn choose(
+        &self,
+        game: &G,
+        position: &G::Position,
+        dice: Dice,
+        plays: &[G::Play],
+        dice_stream: &mut DiceStream,
+    ) -> usize;
+
+    /// The evaluator behind the choices, if any. A rollout uses it to truncate games and to
+    /// measure the luck of each roll (variance reduction).
+    fn evaluator(&self) -> Option<&dyn Evaluator<G::Position>> {
+        None
+    }
+
+    /// For each of the 21 rolls ([`ALL_ROLLS`](crate::dice::ALL_ROLLS) order) from `position`, the
+    /// value for the player to roll of the evaluator's best play of that roll, into `out`;
+    /// `false`, with `out` untouched, without an evaluator. `plays` is scratch space. A rollout
+    /// measures the luck of each roll with it, once a ply, so a policy whose evaluator judges
+    /// the plays of a position's rolls together more cheaply than one by one overrides it.
+    ///
+    /// `best` gets the index of each roll's best play in the list `game.legal_plays` makes.
+    fn roll_values(
+        &self,
+        game: &G,
+        position: &G::Position,
+        plays: &mut Vec<G::Play>,
+        out: &mut [Probabilities; 21],
+        best: &mut [usize; 21],
+    ) -> bool {
+        let Some(evaluator) = self.evaluator() else {
+            return false;
+        };
+        for ((value, k), roll) in out.iter_mut().zip(best.iter_mut()).zip(crate::dice::ALL_ROLLS) {
+            game.legal_plays(position, roll, plays);
+            (*k, *value) = best_play(game, evaluator, plays);
+        }
+        true
+    }
+
+    /// True when [`Policy::choose`] always takes the play [`Policy::roll_values`] finds best for
+    /// the roll (the first of equals), so that a rollout measuring each roll's luck reuses that
+    /// choice instead of making it again. False unless a policy says so.
+    fn chooses_the_evaluators_best(&self) -> bool {
+        false
+    }
+
+    /// True when [`Policy::choose`] depends on its position, dice and plays alone and never
+    /// draws from the stream, so that a rollout may make a choice once for all the trials that
+    /// meet the same position and roll (its first two plies). False unless a policy says so.
+    fn deterministic(&self) -> bool {
+        false
+    }
+
+    /// A short name for reports, e.g. `"pubeval"`.
+    fn name(&self) -> &str;
+}
+
+/// The value of `play` for the player who made it: the game result if it ended the game, else the
+/// evaluator's view of the position that follows, turned around.
+pub fn value_after<G: DiceGame>(
+    game: &G,
+    evaluator: &(impl Evaluator<G::Position> + ?Sized),
+    play: &G::Play,
+) -> Probabilities {
+    let next = game.after(play);
+    match game.result(&next) {
+        Some(points) => game.result_probabilities(-points),
+        None => evaluator.evaluate(&next).flipped(),
+    }
+}
+
+/// The play of `plays` with the highest cubeless equity under `evaluator` (the first one on ties),
+/// and its value for the player who makes it. `plays` must not be empty.
+pub fn best_play<G: DiceGame>(
+    game: &G,
+    evaluator: &(impl Evaluator<G::Position> + ?Sized),
+    plays: &[G::Play],
+) -> (usize, Probabilities) {
+    let mut best = (0, value_after(game, evaluator, &plays[0]));
+    let mut best_equity = best.1.equity();
+    for (k, play) in plays.iter().enumerate().skip(1) {
+        let value = value_after(game, evaluator, play);
+        let equity = value.equity();
+        if equity > best_equity {
+            best = (k, value);
+            best_equity = equity;
+        }
+    }
+    best
+}
+
+/// Picks uniformly among the legal plays (each distinct resulting position equally likely), with
+/// the trial's own dice stream.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RandomPolicy;
+
+impl<G: DiceGame> Policy<G> for RandomPolicy {
+    #[inline]
+    fn choose(&self, _: &G, _: &G::Position, _: Dice, plays: &[G::Play], stream: &mut DiceStream) -> usize {
+        if plays.len() == 1 {
+            0
+        } else {
+            stream.below(plays.len())
+        }
+    }
+
+    fn name(&self) -> &str {
+        "random"
+    }
+}
+
+/// Plays the move with the highest cubeless equity under an evaluator (0-ply, GNU Backgammon's
+/// "evaluation" chequer play), and offers that evaluator to the rollout.
+#[derive(Clone, Debug)]
+pub struct EvaluatorPolicy<E> {
+    evaluator: E,
+    name: String,
+}
+
+impl<E> EvaluatorPolicy<E> {
+    /// A policy playing greedily on `evaluator`, called `name` in reports.
+    pub fn new(evaluator: E, name: impl Into<String>) -> Self {
+        EvaluatorPolicy { evaluator, name: name.into() }
+    }
+
+    /// The evaluator behind the policy.
+    pub fn evaluator(&self) -> &E {
+        &self.evaluator
+    }
+}
+
+impl<G: DiceGame, E: Evaluator<G::Position>> Policy<G> for EvaluatorPolicy<E> {
+    fn choose(&self, game: &G, _: &G::Position, _: Dice, plays: &[G::Play], _: &mut DiceStream) -> usize {
+        if plays.len() == 1 {
+            return 0;
+        }
+        best_play(game, &self.evaluator, plays).0
+    }
+
+    fn evaluator(&self) -> Option<&dyn Evaluator<G::Position>> {
+        Some(&self.evaluator)
+    }
+
+    fn deterministic(&self) -> bool {
+        true
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+}

@@ -1,0 +1,209 @@
+//! The rollout driver: trials in batches over threads, folded in trial order, with early stopping,
+//! cancellation and progress reports between batches.
+
+use super::stats::{RolloutResult, RolloutSums};
+use super::trial::{early_plies, Setup, TrialValues, Worker};
+use super::{RolloutOptions, Start};
+use crate::dice_game::DiceGame;
+use crate::error::{Error, Result};
+use crate::Policy;
+use rayon::prelude::*;
+use std::fmt::Debug;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+/// Largest batch of trials held in memory at once.
+const MAX_BATCH: u64 = 1 << 14;
+/// Batches grow until one takes about this long, so progress and cancellation stay responsive.
+const BATCH_TIME: Duration = Duration::from_millis(100);
+
+/// A callback receiving the running result after each batch, on the calling thread.
+pub type Progress<'a> = &'a mut dyn FnMut(&RolloutResult);
+
+/// Where the trials run.
+pub(crate) enum Threads {
+    Here,
+    Pool(rayon::ThreadPool),
+    Global,
+}
+
+impl Threads {
+    pub(crate) fn new(threads: Option<usize>) -> Result<Threads> {
+        match threads {
+            Some(0) => Err(Error::InvalidArgument("threads must be at least 1".into())),
+            Some(1) => Ok(Threads::Here),
+            Some(n) => rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .map(Threads::Pool)
+                .map_err(|e| Error::InvalidArgument(format!("cannot start {n} threads: {e}"))),
+            None if rayon::current_num_threads() == 1 => Ok(Threads::Here),
+            None => Ok(Threads::Global),
+        }
+    }
+
+    fn count(&self) -> usize {
+        match self {
+            Threads::Here => 1,
+            Threads::Pool(p) => p.current_num_threads(),
+            Threads::Global => rayon::current_num_threads(),
+        }
+    }
+}
+
+/// Rolls out `start` in any [`DiceGame`] with `policy` playing both sides; see
+/// [`crate::rollout`] for what is reported and how trials are numbered.
+pub fn rollout_game<G, P>(
+    game: &G,
+    start: Start<G::Position>,
+    policy: &P,
+    options: &RolloutOptions,
+    progress: Option<Progress<'_>>,
+) -> Result<RolloutResult>
+where
+    G: DiceGame,
+    G::Position: Debug,
+    P: Policy<G>,
+{
+    options.validate()?;
+    let threads = Threads::new(options.threads)?;
+    run(&threads, game, start, policy, options, progress)
+}
+
+/// [`rollout_game`] on threads already started (so that a series of rollouts shares them).
+pub(crate) fn run<G, P>(
+    threads: &Threads,
+    game: &G,
+    start: Start<G::Position>,
+    policy: &P,
+    options: &RolloutOptions,
+    mut progress: Option<Progress<'_>>,
+) -> Result<RolloutResult>
+where
+    G: DiceGame,
+    G::Position: Debug,
+    P: Policy<G>,
+{
+    let clock = Instant::now();
+    let evaluator = policy.evaluator();
+    if options.truncate.is_some() && evaluator.is_none() {
+        return Err(Error::InvalidArgument(format!(
+            "truncation needs a policy with an evaluator; {:?} has none",
+            policy.name()
+        )));
+    }
+    let variance_reduction = options.variance_reduction && evaluator.is_some();
+    let (position, opening) = match start {
+        Start::Position(p) => (p, false),
+        Start::Opening(p) => (p, true),
+    };
+    let setup = Setup {
+        game,
+        policy,
+        evaluator,
+        start: position,
+        opening,
+        truncate: options.truncate,
+        variance_reduction,
+        seed: options.seed,
+        quasi_random: options.quasi_random,
+        cancel: options.cancel.as_deref(),
+        early: policy.deterministic().then(early_plies),
+    };
+    let mut describe = format!(
+        "policy={} {}={:?} truncate={:?} variance_reduction={} quasi_random={}",
+        policy.name(),
+        if opening { "opening" } else { "position" },
+        position,
+        options.truncate,
+        variance_reduction,
+        options.quasi_random
+    );
+    let rules = game.rules_text();
+    if !rules.is_empty() {
+        describe.push_str(&format!(" rules={rules}"));
+    }
+    let mut here = Worker::new(&setup);
+    let block = stratum(&setup);
+    let cancelled = || options.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
+
+    let mut sums = RolloutSums::default();
+    let (mut is_cancelled, mut converged) = (false, false);
+    let mut batch = 4 * threads.count() as u64;
+    let end = options.first_trial + options.trials;
+    let mut next = options.first_trial;
+    while next < end && !is_cancelled && !converged {
+        if cancelled() {
+            is_cancelled = true;
+            break;
+        }
+        let hi = end.min(next + batch);
+        let started = Instant::now();
+        let values = run_batch(threads, &setup, &mut here, next, hi);
+        for v in values {
+            let Some(v) = v else {
+                is_cancelled = true;
+                break;
+            };
+            sums.add(&v.plain, &v.reduced);
+            if let Some(bound) = options.max_std_error {
+                let done = sums.trials;
+                if done % block == 0
+                    && done >= options.min_trials.max(2)
+                    && sums.equity_std_error(variance_reduction) < bound
+                {
+                    converged = true;
+                    break;
+                }
+            }
+        }
+        next = hi;
+        if started.elapsed() < BATCH_TIME {
+            batch = (2 * batch).min(MAX_BATCH);
+        }
+        if let Some(report) = progress.as_mut() {
+            let mut running =
+                RolloutResult::from_sums(sums, variance_reduction, options.seed, options.first_trial);
+            running.seconds = clock.elapsed().as_secs_f64();
+            running.setup.clone_from(&describe);
+            report(&running);
+        }
+    }
+    let mut result = RolloutResult::from_sums(sums, variance_reduction, options.seed, options.first_trial);
+    result.seconds = clock.elapsed().as_secs_f64();
+    result.cancelled = is_cancelled;
+    result.converged = converged;
+    result.setup = describe;
+    Ok(result)
+}
+
+fn stratum<G: DiceGame, P>(setup: &Setup<'_, G, P>) -> u64 {
+    if setup.opening {
+        super::schedule::OPENING_OUTCOMES.len() as u64
+    } else {
+        36
+    }
+}
+
+/// Trials `lo..hi`, in trial order; `None` from the first cancelled trial on (later ones may
+/// have finished, but only a contiguous prefix is kept).
+fn run_batch<G: DiceGame, P: Policy<G>>(
+    threads: &Threads,
+    setup: &Setup<'_, G, P>,
+    here: &mut Worker<G>,
+    lo: u64,
+    hi: u64,
+) -> Vec<Option<TrialValues>> {
+    let parallel = || {
+        (0..(hi - lo) as usize)
+            .into_par_iter()
+            .with_min_len(2)
+            .map_init(|| Worker::new(setup), |w, k| w.run(setup, lo + k as u64))
+            .collect()
+    };
+    match threads {
+        Threads::Here => (lo..hi).map(|i| here.run(setup, i)).collect(),
+        Threads::Pool(pool) => pool.install(parallel),
+        Threads::Global => parallel(),
+    }
+}

@@ -1,0 +1,123 @@
+//! Rollouts: a position played out many times by a policy on both sides, GNU Backgammon style
+//! (cubeless, to the end of the game unless truncated).
+//!
+//! * Trial `i` of seed `s` draws its dice (and any random choices of the policy) from
+//!   [`DiceStream::new(s, i)`](crate::DiceStream::new), and its first two rolls from a
+//!   quasi-random schedule (see [`RolloutOptions::quasi_random`]). Its result depends on nothing
+//!   else, so the result is the same at any thread count, and runs over consecutive trial ranges
+//!   [`merge`] into exactly the result of one run.
+//! * Results are from the view of the player on roll in the start position, who is about to roll.
+//!   [`Start::Opening`] rolls out the position before the opening roll: see there.
+//! * With a policy that has an evaluator, games can be truncated after some plies (the evaluator's
+//!   probabilities stand in for the rest of the game), and the luck of every roll can be
+//!   subtracted (variance reduction): the evaluator's value after the best play of the roll
+//!   thrown minus its mean over all 36 outcomes.
+//!
+//! ```
+//! use gammon_core::pip_race::{Counts, PipRace};
+//! use gammon_core::rollout::{rollout_game, RolloutOptions, Start};
+//! use gammon_core::RandomPolicy;
+//! let options = RolloutOptions { trials: 72, seed: 7, ..RolloutOptions::default() };
+//! let start = Start::Position(Counts { to_roll: 40, other: 45 });
+//! let r = rollout_game(&PipRace, start, &RandomPolicy, &options, None).unwrap();
+//! assert_eq!(r.trials, 72);
+//! assert!(r.probabilities.win >= r.probabilities.win_gammon);
+//! ```
+
+mod driver;
+mod plays;
+mod schedule;
+mod stats;
+mod trial;
+
+pub use driver::{rollout_game, Progress};
+pub use plays::{rollout_game_plays, PlayRollout};
+pub use schedule::OPENING_OUTCOMES;
+pub use stats::{merge, Moments, RolloutResult, RolloutSums, SCALE};
+
+use crate::error::{Error, Result};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// Where the trials start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start<P> {
+    /// This position, seen from the player about to roll; the result is from that player's view.
+    Position(P),
+    /// This position before the opening roll. Each side rolls one die; the higher die moves first
+    /// and plays both dice (never a double: 30 equally likely outcomes, half won by each side).
+    /// The result is from the view of the side the position is seen from, whether or not that
+    /// side wins the opening roll; from the symmetric starting position the equity is 0.
+    Opening(P),
+}
+
+/// How to run a rollout.
+#[derive(Clone, Debug)]
+pub struct RolloutOptions {
+    /// Trials to run (at most; fewer if stopped early or cancelled). Default 1296.
+    pub trials: u64,
+    /// Index of the first trial, so that a rollout can be split in parts: trials
+    /// `first_trial .. first_trial + trials` of the seed. Default 0.
+    pub first_trial: u64,
+    /// Seed of the dice. Default 0.
+    pub seed: u64,
+    /// Worker threads; `None` uses every core (rayon's global pool). The result does not depend
+    /// on it.
+    pub threads: Option<usize>,
+    /// Stop each game after this many plies and use the evaluator's probabilities; needs a policy
+    /// with an evaluator. Default `None` (play to the end).
+    pub truncate: Option<u32>,
+    /// Subtract the luck of each roll when the policy has an evaluator. Default true.
+    pub variance_reduction: bool,
+    /// Quasi-random first two rolls: every block of 36 trials (30 for an opening) uses each first
+    /// roll once, and every block of 1296 (1080) each pair of first and second rolls once, in a
+    /// seeded order. Default true.
+    pub quasi_random: bool,
+    /// Stop once the standard error of the equity is below this bound. It is checked only after a
+    /// whole block of 36 trials (30 for an opening) so the stopping point is reproducible.
+    pub max_std_error: Option<f64>,
+    /// Trials to run at least before stopping on `max_std_error`. Default 324.
+    pub min_trials: u64,
+    /// Set this flag (from any thread) to stop soon; the result then covers the trials completed
+    /// from `first_trial` on without a gap, and says `cancelled`.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Default for RolloutOptions {
+    fn default() -> Self {
+        RolloutOptions {
+            trials: 1296,
+            first_trial: 0,
+            seed: 0,
+            threads: None,
+            truncate: None,
+            variance_reduction: true,
+            quasi_random: true,
+            max_std_error: None,
+            min_trials: 324,
+            cancel: None,
+        }
+    }
+}
+
+impl RolloutOptions {
+    pub(crate) fn validate(&self) -> Result<()> {
+        if self.trials == 0 {
+            return Err(Error::InvalidArgument("trials must be at least 1".into()));
+        }
+        if self.first_trial.checked_add(self.trials).is_none_or(|end| end > 1 << 60) {
+            return Err(Error::InvalidArgument(format!(
+                "trials {}..{}+{} go beyond 2^60",
+                self.first_trial, self.first_trial, self.trials
+            )));
+        }
+        if let Some(bound) = self.max_std_error {
+            if !(bound > 0.0 && bound.is_finite()) {
+                return Err(Error::InvalidArgument(format!(
+                    "max_std_error must be a positive number, got {bound}"
+                )));
+            }
+        }
+        Ok(())
+    }
+}

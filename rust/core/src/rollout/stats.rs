@@ -1,0 +1,309 @@
+//! Exact running sums over trials, and the estimates and standard errors they give.
+//!
+//! Each trial's six values (five probabilities and the equity) are rounded once to fixed point
+//! (2^-32) and summed, with their squares, in 128-bit integers. Integer sums do not depend on the
+//! order of addition, so any split of the trials over threads, batches or machines adds up to the
+//! same bits.
+
+use crate::error::{Error, Result};
+use crate::Probabilities;
+
+/// Fixed-point scale of one trial value: 2^32 units per point of equity.
+pub const SCALE: i64 = 1 << 32;
+
+/// Rounds a trial value to fixed point.
+#[inline]
+pub(crate) fn quantize(x: f64) -> i64 {
+    (x * SCALE as f64).round() as i64
+}
+
+/// Index of the equity among the six values; 0..5 are the probabilities in
+/// [`Probabilities::to_array`] order.
+pub(crate) const EQUITY: usize = 5;
+
+/// Sums over trials of six fixed-point values (win, win_gammon, win_backgammon, lose_gammon,
+/// lose_backgammon, equity) and of their squares (in units of `SCALE` and `SCALE²`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Moments {
+    /// Σ value, in units of 2^-32.
+    pub sum: [i128; 6],
+    /// Σ value², in units of 2^-64.
+    pub sum_sq: [i128; 6],
+}
+
+impl Moments {
+    #[inline]
+    pub(crate) fn add(&mut self, values: &[i64; 6]) {
+        for (k, &v) in values.iter().enumerate() {
+            self.sum[k] += v as i128;
+            self.sum_sq[k] += v as i128 * v as i128;
+        }
+    }
+
+    fn merge(&mut self, other: &Moments) {
+        for k in 0..6 {
+            self.sum[k] += other.sum[k];
+            self.sum_sq[k] += other.sum_sq[k];
+        }
+    }
+
+    /// The sums of the same `n` trials seen by the other side: win -> 1 - win, gammons and
+    /// backgammons trade places, equity changes sign. Exact in fixed point.
+    fn flipped(&self, n: u64) -> Moments {
+        let s = SCALE as i128;
+        let n = n as i128;
+        let mut m = *self;
+        m.sum[0] = n * s - self.sum[0];
+        m.sum_sq[0] = n * s * s - 2 * s * self.sum[0] + self.sum_sq[0];
+        for (a, b) in [(1, 3), (2, 4)] {
+            m.sum.swap(a, b);
+            m.sum_sq.swap(a, b);
+        }
+        m.sum[EQUITY] = -self.sum[EQUITY];
+        m
+    }
+
+    /// Mean of value `k` over `n` trials.
+    fn mean(&self, k: usize, n: u64) -> f64 {
+        if n == 0 {
+            return 0.0;
+        }
+        self.sum[k] as f64 / SCALE as f64 / n as f64
+    }
+
+    /// Standard error of the mean of value `k` over `n` trials (sample variance with n - 1).
+    fn std_error(&self, k: usize, n: u64) -> f64 {
+        if n < 2 {
+            return 0.0;
+        }
+        let n128 = n as i128;
+        // Centre on the integer part of the mean so that the sum of squares stays exact and small
+        // (no cancellation between two huge numbers): Σ(x - q)² = Σx² - 2qΣx + nq².
+        let q = self.sum[k].div_euclid(n128);
+        let r = self.sum[k].rem_euclid(n128);
+        let centred = self.sum_sq[k] - 2 * q * self.sum[k] + n128 * q * q;
+        let spread = centred as f64 - (r as f64) * (r as f64) / n as f64;
+        let variance = spread.max(0.0) / (SCALE as f64 * SCALE as f64) / (n - 1) as f64;
+        (variance / n as f64).sqrt()
+    }
+}
+
+/// Everything a rollout has accumulated: the trial count and the sums of the plain results
+/// and of the luck-adjusted ones (equal to the plain ones without variance reduction).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RolloutSums {
+    /// Trials summed.
+    pub trials: u64,
+    /// Sums of the game results (or of the evaluator's value at truncation).
+    pub plain: Moments,
+    /// Sums of the results minus the luck of the dice.
+    pub reduced: Moments,
+}
+
+impl RolloutSums {
+    #[inline]
+    pub(crate) fn add(&mut self, plain: &[i64; 6], reduced: &[i64; 6]) {
+        self.trials += 1;
+        self.plain.add(plain);
+        self.reduced.add(reduced);
+    }
+
+    /// Adds another set of trials.
+    pub fn merge(&mut self, other: &RolloutSums) {
+        self.trials += other.trials;
+        self.plain.merge(&other.plain);
+        self.reduced.merge(&other.reduced);
+    }
+
+    /// The same trials seen by the other side.
+    pub fn flipped(&self) -> RolloutSums {
+        RolloutSums {
+            trials: self.trials,
+            plain: self.plain.flipped(self.trials),
+            reduced: self.reduced.flipped(self.trials),
+        }
+    }
+
+    /// Standard error of the equity that the rollout reports (luck-adjusted when `reduced`).
+    pub(crate) fn equity_std_error(&self, reduced: bool) -> f64 {
+        let m = if reduced { &self.reduced } else { &self.plain };
+        m.std_error(EQUITY, self.trials)
+    }
+}
+
+/// The outcome of a rollout, seen from the player on roll in the rolled-out position (or, for the
+/// opening, from the side whose position it is; see [`crate::rollout::Start::Opening`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RolloutResult {
+    /// Mean cumulative probabilities.
+    pub probabilities: Probabilities,
+    /// Mean cubeless equity.
+    pub equity: f64,
+    /// Standard error of each probability.
+    pub std_errors: Probabilities,
+    /// Standard error of the equity.
+    pub equity_std_error: f64,
+    /// Standard error of the equity without variance reduction (equal to `equity_std_error`
+    /// when it was not applied).
+    pub plain_equity_std_error: f64,
+    /// Whether the luck of the dice was subtracted. False when it was not asked for, or when the
+    /// policy has no evaluator to measure luck with.
+    pub variance_reduction: bool,
+    /// First trial index of the run.
+    pub first_trial: u64,
+    /// Trials done: trials `first_trial .. first_trial + trials` of `seed`.
+    pub trials: u64,
+    /// The seed of the dice.
+    pub seed: u64,
+    /// Wall-clock time spent.
+    pub seconds: f64,
+    /// True if the run was cancelled before all requested trials were done.
+    pub cancelled: bool,
+    /// True if the run stopped early because the equity's standard error fell below the bound.
+    pub converged: bool,
+    /// What was rolled out and how (policy, start, truncation, variance reduction); only results
+    /// with the same setup and seed merge.
+    pub setup: String,
+    /// The exact sums behind the estimates, for merging.
+    pub sums: RolloutSums,
+}
+
+impl RolloutResult {
+    /// The estimates behind `sums` (for instance sums sent from another process), reported with
+    /// the luck removed when `variance_reduction`. Timing, flags and `setup` are left empty.
+    pub fn from_sums(sums: RolloutSums, variance_reduction: bool, seed: u64, first_trial: u64) -> Self {
+        let n = sums.trials;
+        let m = if variance_reduction { &sums.reduced } else { &sums.plain };
+        let means: [f64; 5] = std::array::from_fn(|k| m.mean(k, n));
+        let errors: [f64; 5] = std::array::from_fn(|k| m.std_error(k, n));
+        RolloutResult {
+            probabilities: Probabilities::from_array(means),
+            equity: m.mean(EQUITY, n),
+            std_errors: Probabilities::from_array(errors),
+            equity_std_error: m.std_error(EQUITY, n),
+            plain_equity_std_error: sums.plain.std_error(EQUITY, n),
+            variance_reduction,
+            first_trial,
+            trials: n,
+            seed,
+            seconds: 0.0,
+            cancelled: false,
+            converged: false,
+            setup: String::new(),
+            sums,
+        }
+    }
+
+    /// The same result seen by the other player: the rollout of the position after a play,
+    /// turned back to the side that made it.
+    pub fn flipped(&self) -> RolloutResult {
+        let mut r = RolloutResult::from_sums(
+            self.sums.flipped(),
+            self.variance_reduction,
+            self.seed,
+            self.first_trial,
+        );
+        r.seconds = self.seconds;
+        r.cancelled = self.cancelled;
+        r.converged = self.converged;
+        r.setup = format!("{} seen by the other side", self.setup);
+        r
+    }
+
+    /// True if both hold the same trials and the same sums (timing aside).
+    pub fn same_trials(&self, other: &RolloutResult) -> bool {
+        self.sums == other.sums
+            && self.seed == other.seed
+            && self.first_trial == other.first_trial
+            && self.setup == other.setup
+            && self.variance_reduction == other.variance_reduction
+    }
+}
+
+/// Combines rollouts of consecutive trial ranges of one seed and setup into exactly the result a
+/// single run over all of them gives (only `seconds`, the sum of the parts, differs).
+///
+/// ```
+/// use gammon_core::pip_race::{Counts, PipRace};
+/// use gammon_core::rollout::{merge, rollout_game, RolloutOptions, Start};
+/// use gammon_core::RandomPolicy;
+/// let p = Start::Position(Counts { to_roll: 40, other: 45 });
+/// let opts = |first, trials| RolloutOptions { first_trial: first, trials, ..RolloutOptions::default() };
+/// let rollout = |o: &RolloutOptions| rollout_game(&PipRace, p, &RandomPolicy, o, None);
+/// let a = rollout(&opts(0, 40)).unwrap();
+/// let b = rollout(&opts(40, 32)).unwrap();
+/// let whole = rollout(&opts(0, 72)).unwrap();
+/// assert!(merge(&[b, a]).unwrap().same_trials(&whole));
+/// ```
+pub fn merge(results: &[RolloutResult]) -> Result<RolloutResult> {
+    let Some(first) = results.first() else {
+        return Err(Error::InvalidArgument("merge needs at least one rollout result".into()));
+    };
+    let mut parts: Vec<&RolloutResult> = results.iter().collect();
+    parts.sort_by_key(|r| r.first_trial);
+    let mut sums = RolloutSums::default();
+    let mut next = parts[0].first_trial;
+    let mut seconds = 0.0;
+    for r in &parts {
+        if r.seed != first.seed || r.setup != first.setup || r.variance_reduction != first.variance_reduction
+        {
+            return Err(Error::InvalidArgument(format!(
+                "cannot merge rollouts of different seeds or setups: seed {} {:?} and seed {} {:?}",
+                first.seed, first.setup, r.seed, r.setup
+            )));
+        }
+        if r.first_trial != next {
+            return Err(Error::InvalidArgument(format!(
+                "rollout parts must cover consecutive trials: expected one starting at trial {next}, \
+                 got one starting at {}",
+                r.first_trial
+            )));
+        }
+        next = r.first_trial + r.trials;
+        sums.merge(&r.sums);
+        seconds += r.seconds;
+    }
+    let mut merged =
+        RolloutResult::from_sums(sums, first.variance_reduction, first.seed, parts[0].first_trial);
+    merged.seconds = seconds;
+    merged.cancelled = parts.iter().any(|r| r.cancelled);
+    merged.setup = first.setup.clone();
+    Ok(merged)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn values(p: Probabilities) -> [i64; 6] {
+        let a = p.to_array();
+        [quantize(a[0]), quantize(a[1]), quantize(a[2]), quantize(a[3]), quantize(a[4]), quantize(p.equity())]
+    }
+
+    #[test]
+    fn flipping_sums_equals_summing_flipped_trials() {
+        let trials = [3i8, -1, 1, 2, -2, -3, 1, 0];
+        let (mut direct, mut mirrored) = (RolloutSums::default(), RolloutSums::default());
+        for &t in &trials {
+            let v = values(Probabilities::from_points(t));
+            direct.add(&v, &v);
+            let w = values(Probabilities::from_points(-t));
+            mirrored.add(&w, &w);
+        }
+        assert_eq!(direct.flipped(), mirrored);
+    }
+
+    #[test]
+    fn standard_error_of_known_samples() {
+        // Equity samples 1, -1, 1, -1: mean 0, sample variance 4/3, standard error sqrt(1/3).
+        let mut s = RolloutSums::default();
+        for t in [1i8, -1, 1, -1] {
+            let v = values(Probabilities::from_points(t));
+            s.add(&v, &v);
+        }
+        let r = RolloutResult::from_sums(s, false, 0, 0);
+        assert_eq!(r.equity, 0.0);
+        assert!((r.equity_std_error - (1.0f64 / 3.0).sqrt()).abs() < 1e-12);
+        assert_eq!(r.probabilities.win, 0.5);
+    }
+}

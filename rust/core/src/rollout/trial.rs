@@ -1,0 +1,197 @@
+//! One trial: a game played to the end (or to the truncation ply) from the start position, and the
+//! luck of its dice.
+
+use super::schedule::Schedule;
+use super::stats::quantize;
+use crate::dice::{Dice, DiceStream, ALL_ROLLS};
+use crate::dice_game::DiceGame;
+use crate::{Evaluator, Policy, Probabilities};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
+
+/// What every trial of a rollout shares.
+pub(crate) struct Setup<'a, G: DiceGame, P> {
+    pub game: &'a G,
+    pub policy: &'a P,
+    /// Set when the policy has an evaluator and truncation or variance reduction needs it.
+    pub evaluator: Option<&'a dyn Evaluator<G::Position>>,
+    pub start: G::Position,
+    /// The first roll is the opening roll, which also decides who moves first.
+    pub opening: bool,
+    pub truncate: Option<u32>,
+    pub variance_reduction: bool,
+    pub seed: u64,
+    pub quasi_random: bool,
+    pub cancel: Option<&'a AtomicBool>,
+    /// The steps of the first two plies, made once for every trial that meets them (see
+    /// [`early_plies`]); `None` when the policy's choices are not [`Policy::deterministic`].
+    pub early: Option<Vec<OnceLock<Step<G>>>>,
+}
+
+/// Room for the first two plies' steps: the first ply's depend on the first roll alone (36
+/// outcomes), the second's on both (36 × 36). A rollout's trials share a start, and its first
+/// two rolls are stratified, so every one of these positions and rolls comes back again and
+/// again; each is played once. The same step results whichever trial makes it first, so the
+/// games, and the rollout, are those of making every step afresh.
+pub(crate) fn early_plies<G: DiceGame>() -> Vec<OnceLock<Step<G>>> {
+    (0..36 + 36 * 36).map(|_| OnceLock::new()).collect()
+}
+
+/// One ply of a trial: the position after the play chosen and the roll's luck (variance
+/// reduction), as the player to roll sees it.
+pub(crate) struct Step<G: DiceGame> {
+    after: G::Position,
+    luck: Option<[f64; 5]>,
+}
+
+// By hand: a derive would ask `G` itself to be `Copy`.
+impl<G: DiceGame> Clone for Step<G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: DiceGame> Copy for Step<G> {}
+
+/// A trial's values in fixed point: without and with the luck of the dice removed.
+pub(crate) struct TrialValues {
+    pub plain: [i64; 6],
+    pub reduced: [i64; 6],
+}
+
+/// Scratch space reused from trial to trial on one thread.
+pub(crate) struct Worker<G: DiceGame> {
+    schedule: Schedule,
+    plays: Vec<G::Play>,
+    luck_plays: Vec<G::Play>,
+}
+
+impl<G: DiceGame> Worker<G> {
+    pub(crate) fn new<P>(setup: &Setup<'_, G, P>) -> Worker<G> {
+        Worker {
+            schedule: Schedule::new(setup.seed, setup.opening, setup.quasi_random),
+            plays: Vec::with_capacity(64),
+            luck_plays: Vec::with_capacity(64),
+        }
+    }
+
+    /// Plays trial `trial`; `None` if the rollout was cancelled meanwhile.
+    pub(crate) fn run<P: Policy<G>>(&mut self, setup: &Setup<'_, G, P>, trial: u64) -> Option<TrialValues> {
+        let game = setup.game;
+        let mut stream = DiceStream::new(setup.seed, trial);
+        let (first, second) = self.schedule.first_two(trial, &mut stream);
+        let mut position = setup.start;
+        // Whether the player to roll is the side the result is reported for.
+        let mut ours = true;
+        if setup.opening && first / 6 < first % 6 {
+            // The outcome is (our die, their die): the higher die moves first, with both dice.
+            position = game.pass_turn(&position);
+            ours = false;
+        }
+        let mut luck = [0.0f64; 5];
+        let mut ply = 0u32;
+        let outcome = loop {
+            if let Some(points) = game.result(&position) {
+                break game.result_probabilities(points);
+            }
+            if setup.truncate == Some(ply) {
+                if let Some(evaluator) = setup.evaluator {
+                    break evaluator.evaluate(&position);
+                }
+            }
+            if setup.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                return None;
+            }
+            let (dice, early) = match ply {
+                0 => (Dice::from_outcome(first), Some(first as usize)),
+                1 => (Dice::from_outcome(second), Some(36 * (1 + first as usize) + second as usize)),
+                _ => (stream.roll(), None),
+            };
+            let step = match (&setup.early, early) {
+                (Some(steps), Some(k)) => {
+                    *steps[k].get_or_init(|| self.step(setup, &position, dice, ply, &mut stream))
+                }
+                _ => self.step(setup, &position, dice, ply, &mut stream),
+            };
+            if let Some(l) = step.luck {
+                // Seen by the other side a difference of values changes sign for the win and
+                // trades gammons won for gammons lost.
+                let l = if ours { l } else { [-l[0], l[3], l[4], l[1], l[2]] };
+                for (acc, x) in luck.iter_mut().zip(l) {
+                    *acc += x;
+                }
+            }
+            position = step.after;
+            ours = !ours;
+            ply += 1;
+        };
+        let outcome = if ours { outcome } else { outcome.flipped() };
+        let plain = outcome.to_array();
+        let reduced = Probabilities::from_array(std::array::from_fn(|k| plain[k] - luck[k]));
+        Some(TrialValues { plain: fixed(&outcome), reduced: fixed(&reduced) })
+    }
+
+    /// Plays `dice` from `position` at ply `ply` of a trial.
+    fn step<P: Policy<G>>(
+        &mut self,
+        setup: &Setup<'_, G, P>,
+        position: &G::Position,
+        dice: Dice,
+        ply: u32,
+        stream: &mut DiceStream,
+    ) -> Step<G> {
+        let game = setup.game;
+        game.legal_plays(position, dice, &mut self.plays);
+        let (mut luck, mut chosen) = (None, None);
+        // The opening roll's luck is left alone: it is stratified over its 30 outcomes.
+        if setup.variance_reduction && !(setup.opening && ply == 0) && setup.evaluator.is_some() {
+            let (l, best) = self.roll_luck(game, setup.policy, position, dice);
+            luck = Some(l.to_array());
+            if setup.policy.chooses_the_evaluators_best() {
+                chosen = Some(best);
+            }
+        }
+        let k = match chosen {
+            Some(k) => k,
+            None => setup.policy.choose(game, position, dice, &self.plays, stream),
+        };
+        Step { after: game.after(&self.plays[k]), luck }
+    }
+
+    /// How much better the roll thrown is than the average roll, for the player to roll: the
+    /// evaluator's value after its best play of `dice`, minus the mean of that over all 36
+    /// outcomes. Its expectation is zero, so subtracting it keeps the estimate unbiased. Also the
+    /// index of that best play among the legal plays of `dice`.
+    fn roll_luck<P: Policy<G>>(
+        &mut self,
+        game: &G,
+        policy: &P,
+        position: &G::Position,
+        dice: Dice,
+    ) -> (Probabilities, usize) {
+        let mut mean = [0.0f64; 5];
+        let mut thrown = ([0.0f64; 5], 0);
+        let mut values = [Probabilities::default(); 21];
+        let mut best = [0; 21];
+        assert!(
+            policy.roll_values(game, position, &mut self.luck_plays, &mut values, &mut best),
+            "an evaluator"
+        );
+        for ((roll, value), k) in ALL_ROLLS.into_iter().zip(values).zip(best) {
+            let v = value.to_array();
+            let w = roll.weight() as f64 / 36.0;
+            for i in 0..5 {
+                mean[i] += w * v[i];
+            }
+            if roll == dice {
+                thrown = (v, k);
+            }
+        }
+        (Probabilities::from_array(std::array::from_fn(|i| thrown.0[i] - mean[i])), thrown.1)
+    }
+}
+
+fn fixed(p: &Probabilities) -> [i64; 6] {
+    let a = p.to_array();
+    [quantize(a[0]), quantize(a[1]), quantize(a[2]), quantize(a[3]), quantize(a[4]), quantize(p.equity())]
+}
