@@ -1,40 +1,19 @@
-//! The application: its shared state, its routes and the layers that bound every request.
+//! The application: its routes and the layers that bound every request.
 
-use crate::config::{Config, Limits};
-use crate::error::{ApiError, ApiResult};
-use crate::work::Workers;
+use crate::config::Limits;
+use crate::error::ApiError;
+use crate::state::AppState;
 use crate::{battlegammon, cube, evaluate, openapi, plays, rollout, wildbg};
-use axum::body::Bytes;
 use axum::error_handling::HandleErrorLayer;
-use axum::extract::{DefaultBodyLimit, FromRequest, Request, State};
+use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::{header, Method, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, MethodRouter};
 use axum::{BoxError, Router};
-use serde::de::DeserializeOwned;
 use std::any::Any;
-use std::sync::Arc;
 use tower::limit::GlobalConcurrencyLimitLayer;
 use tower::ServiceBuilder;
-
-/// What every handler shares: the evaluation threads and the configuration.
-#[derive(Clone)]
-pub struct AppState {
-    /// The evaluation threads.
-    pub workers: Workers,
-    /// How the server was started.
-    pub config: Arc<Config>,
-}
-
-impl AppState {
-    /// The state of a server started with `config` (checked first).
-    pub fn new(config: Config) -> gammon_backgammon::Result<AppState> {
-        config.validate()?;
-        let workers = Workers::new(config.worker_threads())?;
-        Ok(AppState { workers, config: Arc::new(config) })
-    }
-}
 
 /// Every route: its path, its method and its handler. The router is built from this table, and
 /// a test checks the OpenAPI description against it.
@@ -119,24 +98,3 @@ async fn wrong_method(request: Request) -> ApiError {
     ApiError::new(StatusCode::METHOD_NOT_ALLOWED, message)
 }
 
-/// A JSON request body, read whatever its content type says, whose refusal is a JSON message:
-/// 413 past the body limit, 400 for anything that is not the expected JSON.
-pub struct JsonBody<T>(pub T);
-
-impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
-    type Rejection = ApiError;
-
-    async fn from_request(request: Request, state: &S) -> ApiResult<JsonBody<T>> {
-        let bytes = Bytes::from_request(request, state)
-            .await
-            .map_err(|rejection| ApiError::new(rejection.status(), rejection.body_text()))?;
-        // The path names the field at fault, however deep (`cube.owner: unknown variant ...`).
-        let refuse = |e: &dyn std::fmt::Display| {
-            ApiError::bad_request(format!("the body is not the JSON this endpoint takes: {e}"))
-        };
-        let mut reader = serde_json::Deserializer::from_slice(&bytes);
-        let value = serde_path_to_error::deserialize(&mut reader).map_err(|e| refuse(&e))?;
-        reader.end().map_err(|e| refuse(&e))?;
-        Ok(JsonBody(value))
-    }
-}

@@ -39,10 +39,12 @@ pub mod plays;
 pub mod probabilities;
 pub mod rollout;
 pub mod serve;
+pub mod state;
 pub mod wildbg;
 pub mod work;
 
-pub use app::{router, AppState};
+pub use app::router;
+pub use state::AppState;
 pub use config::{Config, Limits};
 pub use error::{ApiError, ErrorMessage};
 pub use openapi::ApiDoc;

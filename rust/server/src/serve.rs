@@ -1,7 +1,8 @@
 //! Serving connections: the accept loop with its own bounds, and [`Server`], a running server
 //! on its own threads that callers (the Python binding, tests) start and stop.
 
-use crate::app::{router, AppState};
+use crate::app::router;
+use crate::state::AppState;
 use crate::config::{Config, Limits};
 use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
