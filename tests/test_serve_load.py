@@ -1,7 +1,7 @@
 """A short run of the HTTP load tool, so that it keeps working: good and hostile traffic
 against a server of its own, every answer as expected and the server healthy at the end.
 
-The full figures come from ``python tools/serve_load.py`` (see README's "Bot backend")."""
+The full figures come from ``python tools/serve_load.py`` (see docs/http.md)."""
 
 from __future__ import annotations
 

@@ -30,7 +30,7 @@ gnubg prints its final rollout table only to a terminal, so it runs under
 that of the same commands without `rollout` (start-up: loading the network
 and the databases) is the rollout's time.
 
-Ours: `cargo bench -p gammon-engine --bench rollout` with the same number of
+Ours: `cargo bench -p gammon-bot --bench rollout` with the same number of
 trials (ROLLOUT_BENCH_TRIALS), whose rows at the same thread count give the
 ratios. The "net" row is the like-for-like one: our neural net at 0-ply, no
 variance reduction (it runs a quarter of the trials); the pubeval and random
@@ -121,7 +121,7 @@ def ours(args):
     env = dict(os.environ, ROLLOUT_BENCH_TRIALS=str(args.trials))
     env.setdefault("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
     out = subprocess.run(
-        ["cargo", "bench", "-q", "-p", "gammon-engine", "--bench", "rollout"],
+        ["cargo", "bench", "-q", "-p", "gammon-bot", "--bench", "rollout"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,

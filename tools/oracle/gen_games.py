@@ -16,7 +16,7 @@ Actions: ``opening D0 D1`` (the opening roll gnubg threw: player 0's die, player
 ``roll D1 D2``, ``move TEXT`` (gnubg's notation), ``double``, ``take``, ``drop``, ``beaver``,
 ``resign KIND`` (1 single, 2 gammon, 3 backgammon), ``accept``, ``reject``, and ``end W P`` (gnubg's
 record of the finished game: winner and points; it changes nothing). The Rust test
-``rust/engine/tests/gnubg_games.rs`` replays the actions and compares the IDs field by field.
+``rust/backgammon/tests/gnubg_games.rs`` replays the actions and compares the IDs field by field.
 """
 
 import base64

@@ -7,7 +7,7 @@ Run inside gnubg's embedded Python (Debian package ``gnubg``), from the reposito
 1. gnubg plays matches against itself (``set seed``; both players ``gnubg``) and exports each with
    ``export match mat``: ``tests/fixtures/mat/gnubg_selfplay_*.mat``.
 2. gnubg imports the files gammon wrote (``tests/fixtures/mat/ours_*.mat``, made by
-   ``rust/engine/tests/mat_files.rs``) with ``import mat``.
+   ``rust/backgammon/tests/mat_files.rs``) with ``import mat``.
 
 For every file, ``tests/fixtures/mat/gnubg_records.csv`` holds what gnubg's own match record says
 (``gnubg.match()``), one row per checker play and one per finished game::

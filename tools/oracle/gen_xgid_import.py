@@ -5,7 +5,7 @@ Run inside gnubg's embedded Python (Debian package ``gnubg``), from the reposito
     gnubg -t -q -p tools/oracle/gen_xgid_import.py
 
 For each XGID in ``tests/fixtures/games/ours_xgids.csv`` (written by gammon, see
-``rust/engine/tests/gnubg_xgids.rs``) it runs ``set gnubgid XGID=...`` and stores the Position ID
+``rust/backgammon/tests/gnubg_xgids.rs``) it runs ``set gnubgid XGID=...`` and stores the Position ID
 and Match ID gnubg then shows in ``tests/fixtures/games/gnubg_xgid_import.csv``::
 
     xgid,gnubg_id

@@ -4,7 +4,7 @@
 //! The total number of plays is asserted against GNU Backgammon's count for the same work
 //! (`tests/fixtures/benchmark_counts.csv`), so the figure is never for a wrong generator.
 //!
-//! Run: `cargo bench -p gammon-engine --bench legal_plays`. `BENCH_SECONDS` sets the time per set
+//! Run: `cargo bench -p gammon-backgammon --bench legal_plays`. `BENCH_SECONDS` sets the time per set
 //! (default 2); 0 runs one pass, for counting instructions under `valgrind --tool=callgrind`.
 
 use gammon_backgammon::{legal_plays_into, Dice, Position, ALL_ROLLS};

@@ -16,7 +16,7 @@ use gammon_core::{Evaluator, Policy, Probabilities};
 /// # Strength
 ///
 /// Mirrored-dice duels of 2,000 games each (1,000 dice sequences, each played with both seatings;
-/// `cargo run --release --example battlegammon_duel`, default rules, seed 2024):
+/// `cargo run --release -p gammon-train --bin battlegammon-duel`, default rules, seed 2024):
 ///
 /// | duel | won | lost | drawn | score |
 /// |---|---|---|---|---|

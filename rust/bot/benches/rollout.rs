@@ -1,5 +1,5 @@
 //! Rollout speed: games per second of the opening position for each built-in policy at 1 and 2
-//! threads (the net without variance reduction, then with it), and the standard errors. Run with `cargo bench -p gammon-engine --bench rollout`;
+//! threads (the net without variance reduction, then with it), and the standard errors. Run with `cargo bench -p gammon-bot --bench rollout`;
 //! `ROLLOUT_BENCH_TRIALS=N` changes the number of games per measurement (default 20736).
 
 use gammon_backgammon::Backgammon;
@@ -73,7 +73,7 @@ fn bench_rows<P: Policy<Backgammon>>(row: &str, policy: &P, variance_reduction: 
             _ => "n/a".to_string(),
         };
         let reduced =
-            if r.variance_reduction { format!("{:.5}", r.equity_std_error) } else { "n/a".to_string() };
+            if r.variance_reduction { format!("{:.5}", r.std_error) } else { "n/a".to_string() };
         println!(
             "{:<8} {:>7} {:>10.0} {:>9.2} {:>13} {:>+9.4} {:>10.5} {:>9}",
             row,
@@ -82,7 +82,7 @@ fn bench_rows<P: Policy<Backgammon>>(row: &str, policy: &P, variance_reduction: 
             1e6 * r.seconds / r.trials as f64,
             cpu,
             r.equity,
-            r.plain_equity_std_error,
+            r.plain_std_error,
             reduced
         );
     }

@@ -1,6 +1,6 @@
 //! `gammon._core`: the native module behind the `gammon` Python package.
 //!
-//! This crate only converts types and maps errors; every rule lives in `gammon-engine`.
+//! This crate only converts types and maps errors; every rule lives in the engine's crates (`gammon-backgammon`, `gammon-bot`, `gammon-battlegammon`).
 
 use pyo3::prelude::*;
 
@@ -11,7 +11,6 @@ mod bot;
 mod cube;
 mod errors;
 mod game;
-mod match_play;
 mod met;
 mod position;
 mod rollout;
@@ -27,7 +26,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     rollout::register(m)?;
     battlegammon::register(m)?;
     game::register(m)?;
-    match_play::register(m)?;
     met::register(m)?;
     bot::register(m)?;
     server::register(m)?;
