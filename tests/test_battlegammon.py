@@ -345,8 +345,8 @@ def test_bad_dice_raise(d1, d2):
 def test_errors_are_gammon_errors_and_value_errors():
     for cls in (InvalidPositionError, InvalidDiceError, IllegalPlayError, IllegalActionError):
         assert issubclass(cls, GammonError) and issubclass(cls, ValueError)
-    with pytest.raises(GammonError, match="depth"):
-        Bot(depth=3)
+    with pytest.raises(GammonError, match="ply"):
+        Bot(ply=2)
     with pytest.raises(GammonError, match="candidates"):
         Bot(candidates=-1)
     with pytest.raises(GammonError, match="unknown rule option"):
@@ -459,7 +459,7 @@ def test_the_bot_ranks_plays_and_evaluates():
     assert bot.evaluate(won) == 0.0
     # A winning play is always taken.
     assert Bot().best_play(NEAR_GOAL, 3, 1).wins
-    assert Bot(depth=1).best_play(NEAR_GOAL, 3, 1).wins
+    assert Bot(ply=0).best_play(NEAR_GOAL, 3, 1).wins
 
 
 def test_the_bot_beats_a_random_player_on_mirrored_dice():

@@ -70,3 +70,15 @@ def test_bad_dice_and_finished_games_are_refused() -> None:
     with pytest.raises(gammon.IllegalActionError, match="over"):
         bot.rank_plays(over, 3, 1)
     assert bot.evaluate(over).equity == 2.0
+
+
+def test_probabilities_is_one_type_under_its_old_name_too() -> None:
+    import gammon
+
+    assert gammon.Evaluation is gammon.Probabilities
+    r = gammon.Bot().rank_plays(gammon.Position.initial(), 3, 1)[0]
+    assert isinstance(r.probabilities, gammon.Probabilities)
+    assert r.evaluation == r.probabilities
+    result = gammon.rollout(gammon.Position.initial(), trials=36, seed=1, policy="pubeval")
+    assert isinstance(result.probabilities, gammon.Probabilities)
+    assert result.probabilities.win == result.win

@@ -82,8 +82,8 @@ def test_hint_ranks_every_play_as_the_bot_does(capsys):
     for entry, r in zip(data["plays"], ranked):
         assert entry["equity"] == pytest.approx(r.equity)
         assert entry["difference"] == pytest.approx(r.equity - best)
-        assert entry["probabilities"]["win"] == pytest.approx(r.evaluation.win)
-        assert entry["probabilities"]["lose_gammon"] == pytest.approx(r.evaluation.lose_gammon)
+        assert entry["probabilities"]["win"] == pytest.approx(r.probabilities.win)
+        assert entry["probabilities"]["lose_gammon"] == pytest.approx(r.probabilities.lose_gammon)
     assert data["plays"][0]["play"] == "8/5 6/5"  # every book's opening 3-1
     # The dice in any usual spelling, and the ply.
     assert hint_json(capsys, "4HPwATDgc/ABMA", "3", "1")["plays"] == data["plays"]

@@ -106,7 +106,7 @@ def test_plays_ranked_at_double_match_point_go_by_winning_chances() -> None:
     dmp = CubeContext.match((1, 1))
     ranked = Bot().rank_plays(Position.initial(), 6, 2, context=dmp)
     for r in ranked:
-        assert r.equity == pytest.approx(2 * r.evaluation.win - 1)
+        assert r.equity == pytest.approx(2 * r.probabilities.win - 1)
     assert [r.equity for r in ranked] == sorted((r.equity for r in ranked), reverse=True)
     assert Bot().best_play(Position.initial(), 6, 2, context=dmp) == ranked[0].play
 

@@ -95,7 +95,7 @@ def test_move_lists_every_legal_play_best_first(server: Server, row: dict[str, s
         assert tuple((m["from"], m["to"]) for m in moves[0]["play"]) == best.moves
     equities = [cumulative_equity(entry["probabilities"]) for entry in moves]
     assert equities == sorted(equities, reverse=True) or len(moves) == 1
-    by_moves = {r.play.moves: r.evaluation for r in Bot().rank_plays(p, d1, d2)}
+    by_moves = {r.play.moves: r.probabilities for r in Bot().rank_plays(p, d1, d2)}
     for entry in moves:
         e = by_moves[tuple((m["from"], m["to"]) for m in entry["play"])]
         expected = [e.win, e.win_gammon, e.win_backgammon, e.lose_gammon, e.lose_backgammon]
@@ -217,7 +217,7 @@ def test_evaluate_cube_and_rollout_agree_with_the_python_api(server: Server) -> 
     status, body = post(server, "/v1/rollout", {"position": p.id, "trials": 144, "seed": 3})
     assert status == 200, body
     direct = rollout(p, trials=144, seed=3)  # both take the default policy
-    assert body["trials"] == 144 and not body["stopped_early"]
+    assert body["trials"] == 144 and not body["cancelled"]
     assert body["equity"] == direct.equity and body["std_error"] == direct.std_error
 
 

@@ -27,7 +27,6 @@ from gammon._core import (
     Bot,
     CubeAction,
     CubeContext,
-    Evaluation,
     Game,
     GammonError,
     IllegalActionError,
@@ -39,6 +38,7 @@ from gammon._core import (
     MatchEquityTable,
     Play,
     Position,
+    Probabilities,
     RankedPlay,
     RolloutResult,
     Server,
@@ -47,6 +47,9 @@ from gammon._core import (
 from gammon.batch import legal_plays_batch
 from gammon.batch_rollout import rollout_batch
 from gammon.rollouts import merge_rollouts, rollout, rollout_plays
+
+Evaluation = Probabilities
+"""The former name of :class:`Probabilities`, kept so that older code still imports it."""
 
 __all__ = [
     "Action",
@@ -65,6 +68,7 @@ __all__ = [
     "MatchEquityTable",
     "Play",
     "Position",
+    "Probabilities",
     "RankedPlay",
     "RolloutResult",
     "Server",

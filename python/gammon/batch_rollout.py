@@ -60,7 +60,7 @@ def rollout_batch(
     backend: str = "local",
     address: str | None = None,
     *,
-    policy: str = "default",
+    policy: str = "net",
     truncate: int | None = None,
     variance_reduction: bool = True,
     threads: int | None = None,

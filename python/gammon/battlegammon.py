@@ -34,13 +34,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Literal, Optional
 
-from gammon import _core
-from gammon._core import BattlegammonBot as Bot
-from gammon._core import BattlegammonGame as Game
-from gammon._core import BattlegammonPlay as Play
-from gammon._core import BattlegammonPosition as Position
-from gammon._core import BattlegammonRolloutResult as RolloutResult
 from gammon._core import GammonError
+from gammon._core import battlegammon as _native
+from gammon._core.battlegammon import Bot, Game, Play, Position, RolloutResult
 
 Side = Literal["white", "black"]
 """A side as the API names it."""
@@ -63,7 +59,7 @@ def rollout(
     trials: int = 1296,
     seed: int = 0,
     threads: int | None = None,
-    policy: str = "default",
+    policy: str = "bot",
     first_trial: int = 0,
     progress: ProgressCallback | None = None,
     **rule_options: bool | int,
@@ -74,7 +70,7 @@ def rollout(
     roll and the result is from its view: ``win``, ``lose`` and ``draw`` (games reaching the turn
     cap, which counts turns from ``position`` on) add up to 1, and ``equity = win - lose``.
     ``policy`` is ``"random"``, ``"greedy"``, ``"bot"`` (the expectimax :class:`Bot`, whose
-    evaluation also removes the luck of each roll from the estimate) or ``"default"`` (the bot).
+    evaluation also removes the luck of each roll from the estimate; the default).
     Trial ``i`` uses dice stream ``i`` of ``seed``, so the result is the same at any ``threads``
     (``None``: every core), and ``first_trial`` runs trials ``first_trial .. first_trial +
     trials`` of the seed. ``progress`` is called with the running result about ten times a
@@ -86,9 +82,7 @@ def rollout(
     (72, 1.0, True)
     """
     start = parse_position(position) if isinstance(position, str) else position
-    return _core.battlegammon_rollout(
-        start, trials, seed, threads, policy, first_trial, progress, **rule_options
-    )
+    return _native.rollout(start, trials, seed, threads, policy, first_trial, progress, **rule_options)
 
 
 def merge_rollouts(results: Sequence[RolloutResult]) -> RolloutResult:
@@ -102,7 +96,7 @@ def merge_rollouts(results: Sequence[RolloutResult]) -> RolloutResult:
     >>> merge_rollouts(parts).equity == whole.equity
     True
     """
-    return _core.battlegammon_merge_rollouts(list(results))
+    return _native.merge_rollouts(list(results))
 
 
 __all__ = [

@@ -23,7 +23,7 @@ def rollout(
     trials: int = 1296,
     seed: int = 0,
     threads: int | None = None,
-    policy: str = "default",
+    policy: str = "net",
     truncate: int | None = None,
     variance_reduction: bool = True,
     *,
@@ -75,7 +75,7 @@ def rollout_plays(
     trials: int = 1296,
     seed: int = 0,
     threads: int | None = None,
-    policy: str = "default",
+    policy: str = "net",
     truncate: int | None = None,
     variance_reduction: bool = True,
 ) -> list[tuple[Play, RolloutResult]]:

@@ -154,6 +154,8 @@ def _rollout(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
+    if args.policy is None:
+        args.policy = "bot" if args.game == "battlegammon" else "net"
     if args.batch is not None:
         if args.game == "battlegammon":
             raise GammonError("--batch is for backgammon positions")
@@ -339,9 +341,9 @@ def build_parser() -> argparse.ArgumentParser:
     roll.add_argument("--threads", type=int, default=None, help="worker threads (default: every core)")
     roll.add_argument(
         "--policy",
-        default="default",
-        help="random, pubeval, net, net-all (the bot's net judging every play) or default (net); "
-        "for Battlegammon random, greedy, bot or default (the bot)",
+        default=None,
+        help="random, pubeval, net (default) or net-all (the bot's net judging every play); "
+        "for Battlegammon random, greedy or bot (default)",
     )
     roll.add_argument("--truncate", type=int, default=None, help="stop each game after this many plies")
     roll.add_argument(

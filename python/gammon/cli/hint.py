@@ -11,14 +11,14 @@ from __future__ import annotations
 import argparse
 import json
 
-from gammon._core import Bot, CubeAction, CubeContext, Evaluation, RankedPlay
+from gammon._core import Bot, CubeAction, CubeContext, Probabilities, RankedPlay
 from gammon.notation import Situation, parse_dice, parse_situation
 
 PROBABILITIES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
-"""The names of the five cumulative probabilities, as :class:`gammon.Evaluation` has them."""
+"""The names of the five cumulative probabilities, as :class:`gammon.Probabilities` has them."""
 
 
-def probabilities(e: Evaluation) -> dict[str, float]:
+def probabilities(e: Probabilities) -> dict[str, float]:
     """The five cumulative probabilities of an evaluation, by name."""
     return {name: getattr(e, name) for name in PROBABILITIES}
 
@@ -88,7 +88,7 @@ def _plays(args: argparse.Namespace, situation: Situation, bot: Bot, dice: tuple
         diff = "" if rank == 1 else f"{r.equity - best:+.4f}"
         table.add_row(str(rank), str(r.play) or "(no move)", f"{r.equity:+.4f}", diff)
     out.print(table)
-    p = ranked[0].evaluation
+    p = ranked[0].probabilities
     out.print(
         f"Best play: win {p.win:.4f} (gammon {p.win_gammon:.4f}, backgammon {p.win_backgammon:.4f}), "
         f"lose {1 - p.win:.4f} (gammon {p.lose_gammon:.4f}, backgammon {p.lose_backgammon:.4f})"
@@ -105,7 +105,7 @@ def _play_dict(rank: int, r: RankedPlay, best: float) -> dict[str, object]:
         "moves": [list(m) for m in r.play.moves],
         "equity": r.equity,
         "difference": r.equity - best,
-        "probabilities": probabilities(r.evaluation),
+        "probabilities": probabilities(r.probabilities),
     }
 
 

@@ -85,8 +85,9 @@ impl Position {
         Ok(p)
     }
 
-    /// As [`Position::from_board`] from a slice, which must have exactly 26 entries in -15..=15.
-    pub fn from_slice(values: &[i64]) -> Result<Position> {
+    /// As [`Position::from_board`] from a list laid out as [`Position::to_list`], which must have
+    /// exactly 26 entries in -15..=15 (Python's `Position.from_list`).
+    pub fn from_list(values: &[i64]) -> Result<Position> {
         if values.len() != 26 {
             return Err(Error::InvalidPosition(format!(
                 "a board has 26 entries (their bar, points 1-24, our bar), got {}",
@@ -108,6 +109,12 @@ impl Position {
     /// The 26 signed counts: `[0]` their bar (<= 0), `[1..=24]` points, `[25]` our bar (>= 0).
     pub const fn board(&self) -> &[i8; 26] {
         &self.board
+    }
+
+    /// The 26 signed counts as a list, laid out as [`Position::board`] (Python's
+    /// `Position.to_list()`); [`Position::from_list`] reads it back.
+    pub fn to_list(self) -> Vec<i64> {
+        self.board.iter().map(|&v| i64::from(v)).collect()
     }
 
     /// Signed count on slot `i` (0..=25).
@@ -324,7 +331,8 @@ mod tests {
         let mut b = [0i8; 26];
         b[3] = 16;
         assert!(Position::from_board(b).is_err());
-        assert!(Position::from_slice(&[0; 25]).is_err());
+        assert!(Position::from_list(&[0; 25]).is_err());
+        assert_eq!(Position::from_list(&Position::initial().to_list()).unwrap(), Position::initial());
         // Both on the bar against closed boards.
         let mut b = [0i8; 26];
         for i in 1..=6 {

@@ -21,26 +21,26 @@ pub struct CubeRules {
     /// A doubled player may beaver: take and at once redouble, keeping the cube (money play only).
     pub beavers: bool,
     /// The highest value the cube may reach (a power of two; 64 by convention).
-    pub max: u32,
+    pub cube_max: u32,
     /// False in the Crawford game, where nobody may double.
     pub enabled: bool,
 }
 
 impl Default for CubeRules {
     fn default() -> Self {
-        CubeRules { jacoby: false, beavers: false, max: 64, enabled: true }
+        CubeRules { jacoby: false, beavers: false, cube_max: 64, enabled: true }
     }
 }
 
 impl CubeRules {
-    /// Money-play rules with the cube in use; `max` must be a power of two from 1 to 2^15.
-    pub fn new(jacoby: bool, beavers: bool, max: u32) -> Result<CubeRules> {
-        if !max.is_power_of_two() || max > CUBE_LIMIT {
+    /// Money-play rules with the cube in use; `cube_max` must be a power of two from 1 to 2^15.
+    pub fn new(jacoby: bool, beavers: bool, cube_max: u32) -> Result<CubeRules> {
+        if !cube_max.is_power_of_two() || cube_max > CUBE_LIMIT {
             return Err(Error::InvalidArgument(format!(
-                "cube_max {max} must be a power of two between 1 and {CUBE_LIMIT}"
+                "cube_max {cube_max} must be a power of two between 1 and {CUBE_LIMIT}"
             )));
         }
-        Ok(CubeRules { jacoby, beavers, max, enabled: true })
+        Ok(CubeRules { jacoby, beavers, cube_max, enabled: true })
     }
 }
 
@@ -107,7 +107,7 @@ impl Cube {
     /// Whether `player` may offer a double under `rules`: the cube is in use, in the middle or his,
     /// and doubling stays within the maximum.
     pub fn may_double(&self, player: u8, rules: &CubeRules) -> bool {
-        rules.enabled && self.owner.is_none_or(|o| o == player) && self.value * 2 <= rules.max
+        rules.enabled && self.owner.is_none_or(|o| o == player) && self.value * 2 <= rules.cube_max
     }
 
     /// Why `player` may not double, or `None` when he may.
@@ -118,8 +118,8 @@ impl Cube {
         if let Some(o) = self.owner.filter(|&o| o != player) {
             return Some(format!("player {o} owns the cube; only the owner may redouble"));
         }
-        if self.value * 2 > rules.max {
-            return Some(format!("the cube is at {}, its maximum is {}", self.value, rules.max));
+        if self.value * 2 > rules.cube_max {
+            return Some(format!("the cube is at {}, its maximum is {}", self.value, rules.cube_max));
         }
         None
     }

@@ -13,7 +13,7 @@
 //! g.play_text("8/5 6/5").unwrap();
 //! assert_eq!(g.turn(), Some(1));
 //! g.double().unwrap();
-//! g.drop_double().unwrap();
+//! g.drop().unwrap();
 //! assert_eq!((g.winner(), g.points()), (Some(1), 1));
 //! assert!(g.roll().is_err());
 //! ```
@@ -447,7 +447,7 @@ impl Game {
             Action::Play { play, .. } => self.play(&play),
             Action::Double { .. } => self.double(),
             Action::Take { .. } => self.take(),
-            Action::Drop { .. } => self.drop_double(),
+            Action::Drop { .. } => self.drop(),
             Action::Beaver { .. } => self.beaver(),
             Action::Resign { kind, .. } => self.resign(kind),
             Action::AcceptResignation { .. } => self.accept_resignation(),

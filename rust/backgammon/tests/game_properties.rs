@@ -33,7 +33,7 @@ fn attempt(m: &mut Match, kind: u8, pick: &mut DiceStream) -> bool {
         }
         180..=185 => g.double(),
         186..=189 => g.take(),
-        190 => g.drop_double(),
+        190 => g.drop(),
         191..=192 => g.beaver(),
         193 => g.resign(ResultKind::from_multiplier(1 + pick.below(3) as u32).unwrap()),
         194..=195 => g.accept_resignation(),

@@ -46,7 +46,7 @@ fn random_match(length: u32, seed: u64) -> Match {
                 g.roll().unwrap();
             }
             Phase::Doubled if choice.unit() < 0.7 => g.take().unwrap(),
-            Phase::Doubled | Phase::Beavered => g.drop_double().unwrap(),
+            Phase::Doubled | Phase::Beavered => g.drop().unwrap(),
             Phase::Moving(_) => {
                 let plays = g.legal_plays();
                 let p = plays[choice.below(plays.len())];

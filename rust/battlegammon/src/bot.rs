@@ -9,9 +9,10 @@ use gammon_core::dice::{Dice, DiceStream, ALL_ROLLS};
 use gammon_core::error::{Error, Result};
 use gammon_core::{Evaluator, Policy, Probabilities};
 
-/// A Battlegammon bot. At depth 2 (the default) it ranks its plays by the evaluation, and for the
+/// A Battlegammon bot. At ply 1 (the default) it ranks its plays by the evaluation, and for the
 /// best `candidates` of them averages, over the opponent's 21 rolls, the evaluation after the
-/// opponent's best reply; at depth 1 it plays the best play by the evaluation alone.
+/// opponent's best reply; at ply 0 it plays the best play by the evaluation alone. Plies count
+/// as backgammon's bot counts them: the lookahead beyond judging each play.
 ///
 /// # Strength
 ///
@@ -36,7 +37,7 @@ use gammon_core::{Evaluator, Policy, Probabilities};
 pub struct Bot {
     rules: Rules,
     weights: Weights,
-    depth: u8,
+    ply: u8,
     candidates: usize,
 }
 
@@ -47,9 +48,9 @@ impl Default for Bot {
 }
 
 impl Bot {
-    /// The default bot: default rules, depth 2, eight candidates.
+    /// The default bot: default rules, ply 1, eight candidates.
     pub fn new() -> Bot {
-        Bot { rules: Rules::default(), weights: Weights::default(), depth: 2, candidates: 8 }
+        Bot { rules: Rules::default(), weights: Weights::default(), ply: 1, candidates: 8 }
     }
 
     /// The bot playing under `rules`.
@@ -58,16 +59,21 @@ impl Bot {
         Ok(Bot { rules, ..Bot::new() })
     }
 
-    /// Sets the search depth: 1 (evaluation only) or 2 (expectimax over the opponent's roll).
-    pub fn with_depth(mut self, depth: u8) -> Result<Bot> {
-        if !(1..=2).contains(&depth) {
-            return Err(Error::InvalidArgument(format!("depth must be 1 or 2; got {depth}")));
+    /// Sets the search ply: 0 (evaluation only) or 1 (expectimax over the opponent's roll).
+    pub fn with_ply(mut self, ply: u8) -> Result<Bot> {
+        if ply > 1 {
+            return Err(Error::InvalidArgument(format!("ply must be 0 or 1; got {ply}")));
         }
-        self.depth = depth;
+        self.ply = ply;
         Ok(self)
     }
 
-    /// Sets how many of the best plays by the evaluation the depth-2 search examines (>= 1).
+    /// The search ply: 0 (evaluation only) or 1 (expectimax over the opponent's roll).
+    pub fn ply(&self) -> u8 {
+        self.ply
+    }
+
+    /// Sets how many of the best plays by the evaluation the ply-1 search examines (>= 1).
     pub fn with_candidates(mut self, candidates: usize) -> Result<Bot> {
         if candidates == 0 {
             return Err(Error::InvalidArgument("the search needs at least one candidate".into()));
@@ -112,7 +118,7 @@ impl Bot {
             return Err(Error::IllegalAction(format!("the game is over: {position:?} has a winner")));
         }
         let mut ranked: Vec<(usize, f64)> = self.static_ranking(position, &plays);
-        if self.depth >= 2 {
+        if self.ply >= 1 {
             let n = self.candidates.min(ranked.len());
             let mut buffer = Vec::with_capacity(64);
             for entry in &mut ranked[..n] {
@@ -133,7 +139,7 @@ impl Bot {
             return k;
         }
         let ranked = self.static_ranking(position, plays);
-        if self.depth < 2 {
+        if self.ply < 1 {
             return ranked[0].0;
         }
         let mut buffer = Vec::with_capacity(64);

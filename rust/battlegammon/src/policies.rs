@@ -82,20 +82,21 @@ pub enum BuiltinPolicy {
     Random,
     /// [`GreedyBot`].
     Greedy,
-    /// The expectimax [`Bot`] at its default depth, playing under the given rules.
+    /// The expectimax [`Bot`] at its default ply, playing under the given rules.
     Bot(Bot),
 }
 
 impl BuiltinPolicy {
-    /// `"random"`, `"greedy"`, `"bot"`, or `"default"` (the bot, the strongest), the bot playing
-    /// under `rules`.
+    /// `"random"`, `"greedy"` or `"bot"` (the strongest, and the default everywhere a policy is
+    /// asked for), the bot playing under `rules`; `"default"` is still read as `"bot"` so that
+    /// older calls keep working.
     pub fn from_name(name: &str, rules: &Rules) -> Result<BuiltinPolicy> {
         match name {
             "random" => Ok(BuiltinPolicy::Random),
             "greedy" => Ok(BuiltinPolicy::Greedy),
             "bot" | "default" => Ok(BuiltinPolicy::Bot(Bot::with_rules(*rules)?)),
             _ => Err(Error::InvalidArgument(format!(
-                "unknown Battlegammon policy {name:?}: expected \"random\", \"greedy\", \"bot\" or \"default\""
+                "unknown Battlegammon policy {name:?}: expected \"random\", \"greedy\" or \"bot\""
             ))),
         }
     }

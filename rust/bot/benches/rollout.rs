@@ -72,8 +72,7 @@ fn bench_rows<P: Policy<Backgammon>>(row: &str, policy: &P, variance_reduction: 
             (Some(a), Some(b)) => format!("{:.2}", 1e6 * (b - a) / r.trials as f64),
             _ => "n/a".to_string(),
         };
-        let reduced =
-            if r.variance_reduction { format!("{:.5}", r.std_error) } else { "n/a".to_string() };
+        let reduced = if r.variance_reduction { format!("{:.5}", r.std_error) } else { "n/a".to_string() };
         println!(
             "{:<8} {:>7} {:>10.0} {:>9.2} {:>13} {:>+9.4} {:>10.5} {:>9}",
             row,

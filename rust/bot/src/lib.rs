@@ -11,7 +11,7 @@
 //! use gammon_backgammon::{Dice, Position};
 //! use gammon_bot::search::Bot;
 //! let bot = Bot::new(0).unwrap();
-//! let best = bot.best_play(&Position::initial(), Dice::new(3, 1).unwrap()).unwrap();
+//! let best = bot.best_play(&Position::initial(), Dice::new(3, 1).unwrap(), None).unwrap();
 //! assert_eq!(best.play.to_string(), "8/5 6/5");
 //! ```
 

@@ -32,7 +32,8 @@ pub enum BuiltinPolicy {
 }
 
 impl BuiltinPolicy {
-    /// `"random"`, `"pubeval"`, `"net"`, `"net-all"`, or `"default"` (the net).
+    /// `"random"`, `"pubeval"`, `"net"` (the default everywhere a policy is asked for) or
+    /// `"net-all"`; `"default"` is still read as `"net"` so that older calls keep working.
     pub fn from_name(name: &str) -> Result<BuiltinPolicy> {
         match name {
             "random" => Ok(BuiltinPolicy::Random),
@@ -40,7 +41,7 @@ impl BuiltinPolicy {
             "net" | "default" => Ok(BuiltinPolicy::Net),
             "net-all" => Ok(BuiltinPolicy::NetAll),
             _ => Err(Error::InvalidArgument(format!(
-                "unknown policy {name:?}: expected \"random\", \"pubeval\", \"net\", \"net-all\" or \"default\""
+                "unknown policy {name:?}: expected \"random\", \"pubeval\", \"net\" or \"net-all\""
             ))),
         }
     }

@@ -11,7 +11,7 @@
 //! filters pick the same play as sending all eight plays to ply 2 in 99% of decisions, for a
 //! mean loss of 0.00002 (by that search's own values), in about a third of its time.
 
-use super::cube::{CubeContext, CubeDecision};
+use super::cube::{CubeAction, CubeContext};
 use super::net::NeuralNet;
 use super::{Evaluator, Policy, Probabilities};
 use gammon_backgammon::board::Position;
@@ -33,7 +33,7 @@ pub struct RankedPlay {
     /// The ply the value comes from (below the bot's ply for plays the filter dropped).
     pub ply: u8,
     /// Its equity for the mover: cubeless per unit stake from [`Bot::rank_plays`], cubeful in
-    /// the cube and score context from [`Bot::rank_plays_in`].
+    /// the cube and score context given to [`Bot::rank_plays`].
     pub equity: f64,
 }
 
@@ -43,7 +43,7 @@ pub struct RankedPlay {
 /// use gammon_bot::search::Bot;
 /// use gammon_backgammon::{Dice, Position};
 /// let bot = Bot::new(0).unwrap();
-/// let ranked = bot.rank_plays(&Position::initial(), Dice::new(3, 1).unwrap()).unwrap();
+/// let ranked = bot.rank_plays(&Position::initial(), Dice::new(3, 1).unwrap(), None).unwrap();
 /// assert_eq!(ranked.len(), 16);
 /// assert!(ranked[0].value.equity() >= ranked[1].value.equity());
 /// ```
@@ -153,74 +153,49 @@ impl<'a> Bot<'a> {
     }
 
     /// Every legal play of `dice` with its value, best first; an error if the game is over.
-    pub fn rank_plays(&self, position: &Position, dice: Dice) -> Result<Vec<RankedPlay>> {
-        game_running(position)?;
-        let mut plays = vec![];
-        legal_plays_into(position, dice, &mut plays);
-        Ok(self
-            .search(position, &plays)
-            .into_iter()
-            .map(|(k, value, ply)| RankedPlay { play: plays[k], value, ply, equity: value.equity() })
-            .collect())
-    }
-
-    /// Every legal play of `dice` ranked by its cubeful equity in `context` (the cube and the
-    /// score, seen by the mover), best first. The search is the same as [`Bot::rank_plays`];
-    /// only the yardstick changes, so that, say, a gammonish play is preferred where gammons
-    /// count double and avoided where they count for nothing.
+    ///
+    /// Without a context the plays are ranked by cubeless equity per unit stake. With one (the
+    /// cube and the score, seen by the mover) they are ranked by cubeful equity in it: the
+    /// search is the same, only the yardstick changes, so that, say, a gammonish play is
+    /// preferred where gammons count double and avoided where they count for nothing.
     ///
     /// ```
     /// use gammon_bot::cube::{CubeContext, CubeOwner};
     /// use gammon_bot::search::Bot;
     /// use gammon_backgammon::{Dice, Position};
     /// let ctx = CubeContext::match_play([2, 2], 1, CubeOwner::Centred, false).unwrap();
-    /// let ranked = Bot::new(0).unwrap().rank_plays_in(&Position::initial(), Dice::new(6, 4).unwrap(), &ctx).unwrap();
+    /// let ranked = Bot::new(0).unwrap().rank_plays(&Position::initial(), Dice::new(6, 4).unwrap(), Some(&ctx)).unwrap();
     /// assert!(ranked.windows(2).all(|w| w[0].equity >= w[1].equity));
     /// ```
-    pub fn rank_plays_in(
-        &self,
-        position: &Position,
-        dice: Dice,
-        context: &CubeContext,
-    ) -> Result<Vec<RankedPlay>> {
-        let mut ranked = self.rank_plays(position, dice)?;
-        let theirs = context.swapped();
-        for r in ranked.iter_mut() {
-            let next = Backgammon.after(&r.play);
-            r.equity = match Backgammon.result(&next) {
-                Some(points) => context.result_equity(-points),
-                None => -theirs.equity(&next, &r.value.flipped()),
-            };
-        }
-        ranked.sort_by(|a, b| b.equity.total_cmp(&a.equity));
-        Ok(ranked)
-    }
-
-    /// [`Bot::rank_plays_in`] with a context, [`Bot::rank_plays`] (cubeless money) without.
-    pub fn rank_plays_for(
+    pub fn rank_plays(
         &self,
         position: &Position,
         dice: Dice,
         context: Option<&CubeContext>,
     ) -> Result<Vec<RankedPlay>> {
-        match context {
-            Some(c) => self.rank_plays_in(position, dice, c),
-            None => self.rank_plays(position, dice),
-        }
-    }
-
-    /// The best play by cubeful equity in `context`, or by cubeless equity without one (which
-    /// needs no full ranking at ply 0).
-    pub fn best_play_for(
-        &self,
-        position: &Position,
-        dice: Dice,
-        context: Option<&CubeContext>,
-    ) -> Result<RankedPlay> {
-        match context {
-            // Never empty: a blocked roll still has its one empty play.
-            Some(c) => Ok(self.rank_plays_in(position, dice, c)?.swap_remove(0)),
-            None => self.best_play(position, dice),
+        game_running(position)?;
+        let mut plays = vec![];
+        legal_plays_into(position, dice, &mut plays);
+        let mut ranked: Vec<RankedPlay> = self
+            .search(position, &plays)
+            .into_iter()
+            .map(|(k, probabilities, ply)| RankedPlay {
+                play: plays[k],
+                probabilities,
+                ply,
+                equity: probabilities.equity(),
+            })
+            .collect();
+        if let Some(context) = context {
+            let theirs = context.swapped();
+            for r in ranked.iter_mut() {
+                let next = Backgammon.after(&r.play);
+                r.equity = match Backgammon.result(&next) {
+                    Some(points) => context.result_equity(-points),
+                    None => -theirs.equity(&next, &r.probabilities.flipped()),
+                };
+            }
+            ranked.sort_by(|a, b| b.equity.total_cmp(&a.equity));
         }
     }
 
@@ -231,16 +206,27 @@ impl<'a> Bot<'a> {
     /// use gammon_bot::cube::CubeContext;
     /// use gammon_bot::search::Bot;
     /// use gammon_backgammon::Position;
-    /// let d = Bot::new(0).unwrap().cube_decision(&Position::initial(), &CubeContext::default()).unwrap();
+    /// let d = Bot::new(0).unwrap().cube_action(&Position::initial(), &CubeContext::default()).unwrap();
     /// assert!(!d.double && d.take);
     /// ```
-    pub fn cube_decision(&self, position: &Position, context: &CubeContext) -> Result<CubeDecision> {
+    pub fn cube_action(&self, position: &Position, context: &CubeContext) -> Result<CubeAction> {
         game_running(position)?;
         Ok(context.decide(position, &self.evaluate(position)))
     }
 
-    /// The best play of `dice` from `position` and its value; an error if the game is over.
-    pub fn best_play(&self, position: &Position, dice: Dice) -> Result<RankedPlay> {
+    /// The best play of `dice` from `position` and its value, by cubeful equity in `context` or
+    /// by cubeless equity without one (which needs no full ranking at ply 0); an error if the
+    /// game is over.
+    pub fn best_play(
+        &self,
+        position: &Position,
+        dice: Dice,
+        context: Option<&CubeContext>,
+    ) -> Result<RankedPlay> {
+        if context.is_some() {
+            // Never empty: a blocked roll still has its one empty play.
+            return Ok(self.rank_plays(position, dice, context)?.swap_remove(0));
+        }
         game_running(position)?;
         let mut plays = vec![];
         legal_plays_into(position, dice, &mut plays);
@@ -385,10 +371,10 @@ mod tests {
     fn ranking_lists_every_play_once_best_first() {
         for ply in 0..=1 {
             let bot = Bot::new(ply).unwrap().with_filter(3);
-            let ranked = bot.rank_plays(&Position::initial(), Dice::new(6, 4).unwrap()).unwrap();
+            let ranked = bot.rank_plays(&Position::initial(), Dice::new(6, 4).unwrap(), None).unwrap();
             assert_eq!(ranked.len(), Position::initial().legal_plays(Dice::new(6, 4).unwrap()).len());
             let head: Vec<f64> =
-                ranked.iter().take_while(|r| r.ply == ply).map(|r| r.value.equity()).collect();
+                ranked.iter().take_while(|r| r.ply == ply).map(|r| r.probabilities.equity()).collect();
             assert!(head.windows(2).all(|w| w[0] >= w[1]));
         }
     }
@@ -397,7 +383,7 @@ mod tests {
     fn two_ply_goes_deeper_in_stages() {
         let (p, dice) = (Position::initial(), Dice::new(6, 4).unwrap());
         let bot = Bot::new(2).unwrap().with_filter(5);
-        let ranked = bot.rank_plays(&p, dice).unwrap();
+        let ranked = bot.rank_plays(&p, dice, None).unwrap();
         // Deeper plies first, each ply's plays best first.
         assert!(ranked
             .windows(2)
@@ -405,10 +391,10 @@ mod tests {
         let at = |ply| ranked.iter().filter(|r| r.ply == ply).count();
         assert!((1..=bot.deep_filter()).contains(&at(2)));
         assert_eq!(at(2) + at(1), 5);
-        assert_eq!(bot.best_play(&p, dice).unwrap().play, ranked[0].play);
+        assert_eq!(bot.best_play(&p, dice, None).unwrap().play, ranked[0].play);
         // Without the second filter's limits every play judged at ply 1 goes on to ply 2.
         let wide = bot.with_deep_filter(5).with_deep_margin(f64::INFINITY);
-        assert_eq!(wide.rank_plays(&p, dice).unwrap().iter().filter(|r| r.ply == 2).count(), 5);
+        assert_eq!(wide.rank_plays(&p, dice, None).unwrap().iter().filter(|r| r.ply == 2).count(), 5);
     }
 
     #[test]
@@ -416,15 +402,15 @@ mod tests {
         // At 1-away 1-away only winning counts: a cubeful equity of 2 win - 1.
         let ctx = CubeContext::match_play([1, 1], 1, crate::cube::CubeOwner::Centred, false).unwrap();
         let bot = Bot::new(0).unwrap();
-        let ranked = bot.rank_plays_in(&Position::initial(), Dice::new(5, 2).unwrap(), &ctx).unwrap();
+        let ranked = bot.rank_plays(&Position::initial(), Dice::new(5, 2).unwrap(), Some(&ctx)).unwrap();
         for r in &ranked {
-            assert!((r.equity - (2.0 * r.value.win - 1.0)).abs() < 1e-9);
+            assert!((r.equity - (2.0 * r.probabilities.win - 1.0)).abs() < 1e-9);
         }
         assert!(ranked.windows(2).all(|w| w[0].value.win >= w[1].value.win));
         // Money with a centred cube keeps the cubeless ranking's best play in the opening.
         let money =
-            bot.rank_plays_in(&Position::initial(), Dice::new(3, 1).unwrap(), &CubeContext::default());
-        let cubeless = bot.rank_plays(&Position::initial(), Dice::new(3, 1).unwrap()).unwrap();
+            bot.rank_plays(&Position::initial(), Dice::new(3, 1).unwrap(), Some(&CubeContext::default()));
+        let cubeless = bot.rank_plays(&Position::initial(), Dice::new(3, 1).unwrap(), None).unwrap();
         assert_eq!(money.unwrap()[0].play, cubeless[0].play);
     }
 }

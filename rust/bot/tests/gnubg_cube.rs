@@ -8,7 +8,7 @@
 //! gives up. Run with `--nocapture` for the tables.
 
 use gammon_backgammon::Position;
-use gammon_bot::cube::{CubeContext, CubeDecision, CubeOwner};
+use gammon_bot::cube::{CubeAction, CubeContext, CubeOwner};
 use gammon_bot::search::Bot;
 use gammon_bot::Probabilities;
 use std::collections::BTreeMap;
@@ -87,7 +87,7 @@ fn rows() -> Vec<Row> {
 
 /// What choosing `ours` instead of gnubg's verdict costs by gnubg's equities: the doubler's
 /// loss on the double and the taker's on the take.
-fn cost(row: &Row, ours: &CubeDecision) -> f64 {
+fn cost(row: &Row, ours: &CubeAction) -> f64 {
     let [nd, dt, dp] = row.equities;
     let best = if row.double { dt.min(dp) } else { nd };
     let doubler = if ours.double != row.double {
@@ -109,7 +109,7 @@ struct Tally {
     worst: f64,
 }
 
-fn compare(decide: impl Fn(&Row) -> CubeDecision, what: &str) -> f64 {
+fn compare(decide: impl Fn(&Row) -> CubeAction, what: &str) -> f64 {
     let mut by_context: BTreeMap<String, Tally> = BTreeMap::new();
     let mut total = Tally::default();
     for row in rows() {
@@ -182,7 +182,7 @@ fn money_equities_match_gnubgs_to_rounding() {
 fn the_bot_agrees_with_gnubg() {
     let bot = Bot::new(0).unwrap();
     let share =
-        compare(|row| bot.cube_decision(&row.position, &row.context).unwrap(), "the bot (our net, 0-ply)");
+        compare(|row| bot.cube_action(&row.position, &row.context).unwrap(), "the bot (our net, 0-ply)");
     assert!(share >= 0.9, "{share}");
 }
 

@@ -31,7 +31,7 @@ fn read_inputs(
     for (i, (b, d)) in boards.rows().into_iter().zip(dice.rows()).enumerate() {
         row.clear();
         row.extend(b.iter().copied());
-        let position = Position::from_slice(&row).map_err(|e| annotate(i, e))?;
+        let position = Position::from_list(&row).map_err(|e| annotate(i, e))?;
         let die = |v: i64| u8::try_from(v).unwrap_or(0);
         let roll = Dice::new(die(d[0]), die(d[1])).map_err(|e| annotate(i, e))?;
         out.push((position, roll));

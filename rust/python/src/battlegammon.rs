@@ -1,6 +1,6 @@
-//! `gammon.battlegammon` for Python: `Position`, `Play`, `Game` and `Bot` of the engine's
-//! Battlegammon, registered on `_core` as `BattlegammonPosition`, `BattlegammonPlay`, ... and
-//! re-exported under their plain names by `python/gammon/battlegammon.py`.
+//! `gammon._core.battlegammon`: `Position`, `Play`, `Game`, `Bot`, `RolloutResult`, `rollout`
+//! and `merge_rollouts` of the engine's Battlegammon, a native submodule of `_core` that
+//! `python/gammon/battlegammon.py` re-exports.
 
 use crate::errors::{GammonError, InvalidPositionError};
 use gammon_battlegammon::{Rules, Side};
@@ -43,11 +43,18 @@ fn rules_dict<'py>(py: Python<'py>, rules: &Rules) -> PyResult<Bound<'py, PyDict
     Ok(d)
 }
 
+/// Adds the submodule `battlegammon` to `_core`, and to `sys.modules` as
+/// `gammon._core.battlegammon` so that `import gammon._core.battlegammon` finds it.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
-    m.add("BattlegammonPosition", py.get_type::<BgPosition>())?;
-    m.add("BattlegammonPlay", py.get_type::<BgPlay>())?;
-    m.add("BattlegammonGame", py.get_type::<game::BgGame>())?;
-    m.add("BattlegammonBot", py.get_type::<bot::BgBot>())?;
-    rollout::register(m)
+    // The full dotted name, so that its functions' `__module__` lets pickle find them.
+    let sub = PyModule::new(py, "gammon._core.battlegammon")?;
+    sub.add_class::<BgPosition>()?;
+    sub.add_class::<BgPlay>()?;
+    sub.add_class::<game::BgGame>()?;
+    sub.add_class::<bot::BgBot>()?;
+    rollout::register(&sub)?;
+    m.add("battlegammon", &sub)?;
+    py.import("sys")?.getattr("modules")?.set_item("gammon._core.battlegammon", &sub)?;
+    Ok(())
 }

@@ -1,4 +1,4 @@
-//! `Bot`, `Evaluation` and `RankedPlay` for Python: the neural-net player.
+//! `Bot`, `Probabilities` and `RankedPlay` for Python: the neural-net player.
 
 use crate::cube::{CubeAction, CubeContext};
 use crate::errors::{GammonError, IllegalActionError, IntoPy};
@@ -6,18 +6,19 @@ use crate::game::Game;
 use crate::position::{dice, Play, Position};
 use gammon_bot::cube::CubeContext as EngineContext;
 use gammon_bot::search::{Bot as EngineBot, RankedPlay as EngineRankedPlay};
-use gammon_bot::Probabilities;
+use gammon_bot::Probabilities as EngineProbabilities;
 use pyo3::prelude::*;
 
-/// The five cumulative outcome probabilities of a position and its cubeless equity.
+/// The five cumulative outcome probabilities of a position and its cubeless equity: what the
+/// bot's evaluation, a ranked play and a rollout result share.
 #[pyclass(module = "gammon", frozen, eq)]
 #[derive(Clone, Copy, PartialEq)]
-pub struct Evaluation {
-    inner: Probabilities,
+pub struct Probabilities {
+    pub(crate) inner: EngineProbabilities,
 }
 
 #[pymethods]
-impl Evaluation {
+impl Probabilities {
     /// Wins of any kind.
     #[getter]
     fn win(&self) -> f64 {
@@ -52,7 +53,7 @@ impl Evaluation {
     fn __repr__(&self) -> String {
         let p = &self.inner;
         format!(
-            "Evaluation(win={:.4}, win_gammon={:.4}, win_backgammon={:.4}, lose_gammon={:.4}, \
+            "Probabilities(win={:.4}, win_gammon={:.4}, win_backgammon={:.4}, lose_gammon={:.4}, \
              lose_backgammon={:.4}, equity={:+.4})",
             p.win,
             p.win_gammon,
@@ -86,8 +87,13 @@ impl RankedPlay {
     }
     /// Its outcome probabilities for the mover.
     #[getter]
-    fn evaluation(&self) -> Evaluation {
-        Evaluation { inner: self.inner.value }
+    fn probabilities(&self) -> Probabilities {
+        Probabilities { inner: self.inner.probabilities }
+    }
+    /// The same as `probabilities`, under its former name.
+    #[getter]
+    fn evaluation(&self) -> Probabilities {
+        self.probabilities()
     }
     /// The search depth behind the evaluation.
     #[getter]
@@ -164,7 +170,7 @@ impl Bot {
         let dice = dice(d1, d2)?;
         let p = position.inner;
         let context = context.map(|c| c.inner);
-        let best = py.allow_threads(|| self.inner.best_play_for(&p, dice, context.as_ref())).py_err()?;
+        let best = py.allow_threads(|| self.inner.best_play(&p, dice, context.as_ref())).py_err()?;
         Ok(Play { inner: best.play })
     }
 
@@ -182,7 +188,7 @@ impl Bot {
         let dice = dice(d1, d2)?;
         let p = position.inner;
         let context = context.map(|c| c.inner);
-        let ranked = py.allow_threads(|| self.inner.rank_plays_for(&p, dice, context.as_ref()));
+        let ranked = py.allow_threads(|| self.inner.rank_plays(&p, dice, context.as_ref()));
         Ok(ranked.py_err()?.into_iter().map(|inner| RankedPlay { inner }).collect())
     }
 
@@ -221,14 +227,14 @@ impl Bot {
                 game.get_type().name()?
             )));
         };
-        let decision = py.allow_threads(|| self.inner.cube_decision(&position, &ctx)).py_err()?;
+        let decision = py.allow_threads(|| self.inner.cube_action(&position, &ctx)).py_err()?;
         Ok(CubeAction { inner: decision })
     }
 
     /// The position's outcome probabilities and cubeless equity for the player on roll.
-    fn evaluate(&self, py: Python<'_>, position: &Position) -> Evaluation {
+    fn evaluate(&self, py: Python<'_>, position: &Position) -> Probabilities {
         let p = position.inner;
-        Evaluation { inner: py.allow_threads(|| self.inner.evaluate(&p)) }
+        Probabilities { inner: py.allow_threads(|| self.inner.evaluate(&p)) }
     }
 
     fn __repr__(&self) -> String {
@@ -238,7 +244,7 @@ impl Bot {
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Bot>()?;
-    m.add_class::<Evaluation>()?;
+    m.add_class::<Probabilities>()?;
     m.add_class::<RankedPlay>()?;
     Ok(())
 }

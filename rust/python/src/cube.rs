@@ -3,7 +3,7 @@
 use crate::errors::{GammonError, IntoPy};
 use crate::game::Game;
 use crate::position::Position;
-use gammon_bot::cube::{CubeContext as EngineContext, CubeDecision, CubeOwner, Stake};
+use gammon_bot::cube::{CubeAction as EngineAction, CubeContext as EngineContext, CubeOwner, Stake};
 use gammon_bot::Probabilities;
 use pyo3::prelude::*;
 
@@ -77,7 +77,7 @@ impl CubeContext {
     }
 
     /// The cube decision of the player on roll in `position` given its cubeless
-    /// `probabilities` from any source: an `Evaluation`, a `RolloutResult`, or five numbers
+    /// `probabilities` from any source: a `Probabilities`, a `RolloutResult`, or five numbers
     /// `(win, win_gammon, win_backgammon, lose_gammon, lose_backgammon)`, cumulative.
     fn decide(&self, position: &Position, probabilities: &Bound<'_, PyAny>) -> PyResult<CubeAction> {
         let probs = probabilities_arg(probabilities)?;
@@ -177,7 +177,7 @@ fn probabilities_arg(ob: &Bound<'_, PyAny>) -> PyResult<Probabilities> {
         let item = if by_name { ob.getattr(*name) } else { ob.get_item(k) };
         a[k] = item.and_then(|v| v.extract::<f64>()).map_err(|_| {
             GammonError::new_err(format!(
-                "probabilities must be an Evaluation, a RolloutResult or five numbers; could not read {name} from {ob}"
+                "probabilities must be a Probabilities, a RolloutResult or five numbers; could not read {name} from {ob}"
             ))
         })?;
     }
@@ -212,7 +212,7 @@ fn py_bool(b: bool) -> &'static str {
 #[pyclass(module = "gammon", frozen, eq)]
 #[derive(Clone, Copy, PartialEq)]
 pub struct CubeAction {
-    pub inner: CubeDecision,
+    pub inner: EngineAction,
 }
 
 #[pymethods]

@@ -148,7 +148,7 @@ impl Game {
 
     /// The doubled player drops: the doubler wins the stake as it was before the double.
     fn drop(&mut self, py: Python<'_>) -> PyResult<()> {
-        self.act(py, |g| g.drop_double())
+        self.act(py, |g| g.drop())
     }
 
     /// The doubled player beavers: takes and at once redoubles, keeping the cube.
@@ -314,7 +314,7 @@ impl Game {
     /// The highest value the cube may reach.
     #[getter]
     fn cube_max(&self, py: Python<'_>) -> u32 {
-        self.read(py, |g| g.rules().max)
+        self.read(py, |g| g.rules().cube_max)
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {

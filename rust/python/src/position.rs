@@ -57,7 +57,7 @@ impl Position {
     /// A position from 26 ints laid out as `to_list()`.
     #[staticmethod]
     fn from_list(board: &Bound<'_, PyAny>) -> PyResult<Position> {
-        Ok(Position { inner: EnginePosition::from_slice(&board_values(board)?).py_err()? })
+        Ok(Position { inner: EnginePosition::from_list(&board_values(board)?).py_err()? })
     }
 
     /// The GNU Backgammon Position ID.

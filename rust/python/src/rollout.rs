@@ -1,5 +1,6 @@
 //! Rollouts for Python: `rollout`, `rollout_plays`, `merge_rollouts` and `RolloutResult`.
 
+use crate::bot::Probabilities;
 use crate::errors::{GammonError, IntoPy};
 use crate::position::{dice, Play, Position};
 use gammon_backgammon::{Backgammon, Position as EnginePosition};
@@ -50,6 +51,13 @@ impl RolloutResult {
         self.inner.probabilities.lose_backgammon
     }
     /// Cubeless equity per unit cube.
+    /// The five probabilities together, as `Bot.evaluate` and `RankedPlay.probabilities` give
+    /// them (their `equity` is computed from the five, which with variance reduction may differ
+    /// slightly from this result's own `equity`).
+    #[getter]
+    fn probabilities(&self) -> Probabilities {
+        Probabilities { inner: self.inner.probabilities }
+    }
     #[getter]
     fn equity(&self) -> f64 {
         self.inner.equity
@@ -57,12 +65,12 @@ impl RolloutResult {
     /// Standard error of the equity (after variance reduction when it was applied).
     #[getter]
     fn std_error(&self) -> f64 {
-        self.inner.equity_std_error
+        self.inner.std_error
     }
     /// Standard error of the equity without variance reduction.
     #[getter]
     fn plain_std_error(&self) -> f64 {
-        self.inner.plain_equity_std_error
+        self.inner.plain_std_error
     }
     /// Standard errors of the five probabilities, keyed like the probabilities.
     #[getter]
@@ -133,7 +141,7 @@ impl RolloutResult {
             "RolloutResult(equity={:+.4} ± {:.4}, win={:.4}, win_gammon={:.4}, win_backgammon={:.4}, \
              lose_gammon={:.4}, lose_backgammon={:.4}, trials={})",
             r.equity,
-            r.equity_std_error,
+            r.std_error,
             p.win,
             p.win_gammon,
             p.win_backgammon,
@@ -171,8 +179,12 @@ pub fn reduce<'py>(
         r.first_trial,
         (r.setup.clone(), r.seconds, r.cancelled, r.converged),
     );
-    let rebuild = py.import("gammon._core")?.getattr(rebuild)?;
-    Ok((rebuild, PyTuple::new(py, [state.into_pyobject(py)?])?))
+    // `rebuild` is a dotted name under `gammon._core`, so submodules' results pickle too.
+    let mut function = py.import("gammon._core")?.into_any();
+    for name in rebuild.split('.') {
+        function = function.getattr(name)?;
+    }
+    Ok((function, PyTuple::new(py, [state.into_pyobject(py)?])?))
 }
 
 /// The engine result a pickled state describes.
@@ -241,7 +253,7 @@ fn options(
 
 /// `rollout(position, trials=1296, seed=0, ...)`; see `gammon.rollout` for the documentation.
 #[pyfunction]
-#[pyo3(signature = (position, trials=1296, seed=0, threads=None, policy="default", truncate=None,
+#[pyo3(signature = (position, trials=1296, seed=0, threads=None, policy="net", truncate=None,
                     variance_reduction=true, first_trial=0, max_std_error=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn rollout(
@@ -322,7 +334,7 @@ pub(crate) fn with_progress<T: Send>(
 
 /// `rollout_plays(position, d1, d2, ...)`: every legal play rolled out, best first.
 #[pyfunction]
-#[pyo3(signature = (position, d1, d2, trials=1296, seed=0, threads=None, policy="default", truncate=None,
+#[pyo3(signature = (position, d1, d2, trials=1296, seed=0, threads=None, policy="net", truncate=None,
                     variance_reduction=true))]
 #[allow(clippy::too_many_arguments)]
 fn rollout_plays(

@@ -94,7 +94,7 @@ pub async fn post_cube(
     state
         .workers
         .run(move |_| {
-            // `Bot::cube_decision` is exactly this; evaluating once serves the probabilities too.
+            // `Bot::cube_action` is exactly this; evaluating once serves the probabilities too.
             let value = Bot::new(ply)?.evaluate(&position);
             let d = context.decide(&position, &value);
             Ok(Json(CubeResponse {

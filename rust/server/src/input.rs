@@ -35,7 +35,7 @@ impl PositionInput {
             |e: gammon_backgammon::Error| ApiError::bad_request(format!("position: {}", e.message()));
         match self {
             PositionInput::Board(values) => {
-                Ok(ReadPosition { position: Position::from_slice(values).map_err(at_field)?, game: None })
+                Ok(ReadPosition { position: Position::from_list(values).map_err(at_field)?, game: None })
             }
             PositionInput::Text(text) => {
                 let s = text.trim();

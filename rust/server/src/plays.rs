@@ -88,7 +88,7 @@ impl From<&RankedPlay> for PlayView {
             hits: r.play.hits(),
             next_position: r.play.position.swapped().id(),
             equity: r.equity,
-            probabilities: r.value.into(),
+            probabilities: r.probabilities.into(),
             ply: r.ply,
         }
     }
@@ -148,7 +148,7 @@ pub async fn post_plays(
         .workers
         .run(move |_| {
             let bot = Bot::new(ply)?;
-            let ranked = bot.rank_plays_for(&position, dice, context.as_ref())?;
+            let ranked = bot.rank_plays(&position, dice, context.as_ref())?;
             Ok(Json(PlaysResponse {
                 position: position.id(),
                 dice: [dice.high(), dice.low()],
@@ -181,7 +181,7 @@ pub async fn post_best_play(
         .workers
         .run(move |_| {
             let bot = Bot::new(ply)?;
-            let best = bot.best_play_for(&position, dice, context.as_ref())?;
+            let best = bot.best_play(&position, dice, context.as_ref())?;
             Ok(Json(BestPlayResponse {
                 position: position.id(),
                 dice: [dice.high(), dice.low()],

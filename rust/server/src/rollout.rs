@@ -73,7 +73,7 @@ pub struct RolloutResponse {
     /// Wall-clock time spent.
     pub seconds: f64,
     /// True when the rollout stopped at the server's time limit before every trial was played.
-    pub stopped_early: bool,
+    pub cancelled: bool,
 }
 
 /// A cubeless rollout, bounded in trials and in time.
@@ -124,12 +124,12 @@ pub async fn post_rollout(
                 policy: request.policy,
                 probabilities: r.probabilities.into(),
                 equity: r.equity,
-                std_error: r.equity_std_error,
+                std_error: r.std_error,
                 std_errors: r.std_errors.into(),
                 trials: r.trials,
                 seed: r.seed,
                 seconds: r.seconds,
-                stopped_early: r.cancelled,
+                cancelled: r.cancelled,
             }))
         })
         .await

@@ -57,7 +57,7 @@ async fn move_lists_every_legal_play_best_first_with_the_bots_values() {
     let (status, body) = get(&format!("/move?die1=5&die2=2&{}", board_query(&p))).await;
     assert_eq!(status, StatusCode::OK);
     let moves = body["moves"].as_array().unwrap();
-    let expected = Bot::new(0).unwrap().rank_plays(&p, dice).unwrap();
+    let expected = Bot::new(0).unwrap().rank_plays(&p, dice, None).unwrap();
     assert_eq!(moves.len(), p.legal_plays(dice).len());
     for (entry, ranked) in moves.iter().zip(&expected) {
         let steps: Vec<(u8, u8)> = entry["play"]
@@ -68,13 +68,13 @@ async fn move_lists_every_legal_play_best_first_with_the_bots_values() {
             .collect();
         let from_engine: Vec<(u8, u8)> = ranked.play.moves().iter().map(|m| (m.from, m.to)).collect();
         assert_eq!(steps, from_engine);
-        let v = ranked.value;
+        let v = ranked.probabilities;
         assert_eq!(
             probabilities(&entry["probabilities"]),
             [v.win, v.win_gammon, v.win_backgammon, v.lose_gammon, v.lose_backgammon]
         );
     }
-    let best = Bot::new(0).unwrap().best_play(&p, dice).unwrap();
+    let best = Bot::new(0).unwrap().best_play(&p, dice, None).unwrap();
     assert_eq!(expected[0].play, best.play);
 }
 
@@ -98,12 +98,12 @@ async fn eval_gives_the_bots_probabilities() {
         probabilities(&body["probabilities"]),
         [v.win, v.win_gammon, v.win_backgammon, v.lose_gammon, v.lose_backgammon]
     );
-    let decision = Bot::new(0).unwrap().cube_decision(&p, &CubeContext::default()).unwrap();
+    let decision = Bot::new(0).unwrap().cube_action(&p, &CubeContext::default()).unwrap();
     assert_eq!(body["cube"], json!({"double": decision.double, "accept": decision.take}));
     // At a match score the advice comes from the match context.
     let (_, body) = get(&format!("/eval?x_away=2&o_away=4&{}", board_query(&p))).await;
     let ctx = CubeContext::match_play([2, 4], 1, CubeOwner::Centred, false).unwrap();
-    let decision = Bot::new(0).unwrap().cube_decision(&p, &ctx).unwrap();
+    let decision = Bot::new(0).unwrap().cube_action(&p, &ctx).unwrap();
     assert_eq!(body["cube"], json!({"double": decision.double, "accept": decision.take}));
 }
 
@@ -112,7 +112,7 @@ async fn move_at_a_match_score_ranks_by_match_equity() {
     let p = Position::initial();
     let dice = Dice::new(6, 4).unwrap();
     let ctx = CubeContext::match_play([1, 1], 1, CubeOwner::Centred, false).unwrap();
-    let expected = Bot::new(0).unwrap().rank_plays_in(&p, dice, &ctx).unwrap();
+    let expected = Bot::new(0).unwrap().rank_plays(&p, dice, Some(&ctx)).unwrap();
     let (status, body) = get(&format!("/move?die1=6&die2=4&x_away=1&o_away=1&{}", board_query(&p))).await;
     assert_eq!(status, StatusCode::OK);
     let wins: Vec<f64> = body["moves"]
@@ -121,7 +121,7 @@ async fn move_at_a_match_score_ranks_by_match_equity() {
         .iter()
         .map(|m| m["probabilities"]["win"].as_f64().unwrap())
         .collect();
-    assert_eq!(wins, expected.iter().map(|r| r.value.win).collect::<Vec<_>>());
+    assert_eq!(wins, expected.iter().map(|r| r.probabilities.win).collect::<Vec<_>>());
     // At double match point only winning counts.
     assert!(wins.windows(2).all(|w| w[0] >= w[1]));
 }
@@ -134,7 +134,7 @@ async fn cube_actions_follow_the_context_of_the_request_or_the_id() {
         json!({"position": "jGfkASjg8wcBMA", "cube": {"value": 2, "owner": "us"}, "money": {"jacoby": true}});
     let (status, body) = post("/v1/cube", request).await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    let d = bot.cube_decision(&p, &CubeContext::money(2, CubeOwner::Us, true, false).unwrap()).unwrap();
+    let d = bot.cube_action(&p, &CubeContext::money(2, CubeOwner::Us, true, false).unwrap()).unwrap();
     assert_eq!(body["double"], json!(d.double));
     assert_eq!(body["take"], json!(d.take));
     assert_eq!(body["no_double"].as_f64().unwrap(), d.no_double);
@@ -149,12 +149,12 @@ async fn cube_actions_follow_the_context_of_the_request_or_the_id() {
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["context"]["away"], json!([7, 5]));
     let ctx = CubeContext::match_play([7, 5], 2, CubeOwner::Us, false).unwrap();
-    let d = bot.cube_decision(&Position::initial(), &ctx).unwrap();
+    let d = bot.cube_action(&Position::initial(), &ctx).unwrap();
     assert_eq!(body["no_double"].as_f64().unwrap(), d.no_double);
 
     let (status, body) = post("/v1/plays", json!({"position": xgid, "dice": [5, 2]})).await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    let ranked = bot.rank_plays_in(&Position::initial(), Dice::new(5, 2).unwrap(), &ctx).unwrap();
+    let ranked = bot.rank_plays(&Position::initial(), Dice::new(5, 2).unwrap(), Some(&ctx)).unwrap();
     let equities: Vec<f64> =
         body["plays"].as_array().unwrap().iter().map(|v| v["equity"].as_f64().unwrap()).collect();
     assert_eq!(equities, ranked.iter().map(|r| r.equity).collect::<Vec<_>>());
@@ -190,9 +190,9 @@ async fn wildbg_refusals_are_json_and_name_the_parameter() {
 async fn plays_read_every_notation_and_rank_as_the_bot_does() {
     let initial_board: Vec<i8> = Position::initial().board().to_vec();
     let (bot, p, dice) = (Bot::new(1).unwrap(), Position::initial(), Dice::new(6, 4).unwrap());
-    let cubeless = bot.rank_plays(&p, dice).unwrap();
+    let cubeless = bot.rank_plays(&p, dice, None).unwrap();
     // A full XGID describes a money game with its cube, so its plays are ranked cubeful.
-    let cubeful = bot.rank_plays_in(&p, dice, &CubeContext::default()).unwrap();
+    let cubeful = bot.rank_plays(&p, dice, Some(&CubeContext::default())).unwrap();
     for (position, ranked, context) in [
         (json!("4HPwATDgc/ABMA"), &cubeless, Value::Null),
         (json!("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"), &cubeful, json!("centred")),
@@ -213,7 +213,7 @@ async fn plays_read_every_notation_and_rank_as_the_bot_does() {
     let (status, body) =
         post("/v1/best-play", json!({"position": "4HPwATDgc/ABMA", "dice": "64", "ply": 1})).await;
     assert_eq!(status, StatusCode::OK);
-    let best = Bot::new(1).unwrap().best_play(&Position::initial(), Dice::new(6, 4).unwrap()).unwrap();
+    let best = Bot::new(1).unwrap().best_play(&Position::initial(), Dice::new(6, 4).unwrap(), None).unwrap();
     assert_eq!(body["best"]["play"], json!(best.play.notation()));
 }
 
@@ -231,7 +231,7 @@ async fn evaluate_and_rollout_match_the_engine() {
     let direct = rollout(&p, &BuiltinPolicy::Pubeval, &options).unwrap();
     assert_eq!(body["equity"].as_f64().unwrap(), direct.equity);
     assert_eq!(body["trials"], json!(72));
-    assert_eq!(body["stopped_early"], json!(false));
+    assert_eq!(body["cancelled"], json!(false));
 }
 
 #[tokio::test]
@@ -352,7 +352,7 @@ async fn a_long_rollout_stops_at_its_time_and_reports_what_it_did() {
     let started = Instant::now();
     let (status, body) = send_to(app_with(limits), request).await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    assert_eq!(body["stopped_early"], json!(true));
+    assert_eq!(body["cancelled"], json!(true));
     assert!(body["trials"].as_u64().unwrap() < 10_000);
     assert!(started.elapsed() < Duration::from_secs(10));
 }

@@ -259,12 +259,12 @@ pub async fn get_move(
         .workers
         .run(move |_| {
             let bot = Bot::new(ply)?;
-            let ranked = bot.rank_plays_for(&position, dice, context.as_ref())?;
+            let ranked = bot.rank_plays(&position, dice, context.as_ref())?;
             let moves = ranked
                 .into_iter()
                 .map(|r| MoveInfo {
                     play: r.play.moves().iter().map(|m| MoveDetail { from: m.from, to: m.to }).collect(),
-                    probabilities: r.value.into(),
+                    probabilities: r.probabilities.into(),
                 })
                 .collect();
             Ok(Json(MoveResponse { moves }))
@@ -299,7 +299,7 @@ pub async fn get_eval(
     state
         .workers
         .run(move |_| {
-            // `Bot::cube_decision` is exactly this; evaluating once serves the probabilities too.
+            // `Bot::cube_action` is exactly this; evaluating once serves the probabilities too.
             let value = Bot::new(ply)?.evaluate(&position);
             let decision = context.decide(&position, &value);
             let cube = CubeInfo { double: decision.double, accept: decision.take };

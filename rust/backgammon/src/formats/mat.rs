@@ -247,7 +247,7 @@ fn apply_entry(m: &mut Match, player: u8, entry: Entry, line_no: usize) -> Resul
         Entry::Double => g.double(),
         Entry::Beaver => g.beaver(),
         Entry::Take => g.take(),
-        Entry::Drop => g.drop_double(),
+        Entry::Drop => g.drop(),
         Entry::Roll { .. } | Entry::Wins(_) => unreachable!("handled above"),
     }
     .map_err(at)

@@ -70,7 +70,7 @@ impl Game {
     }
 
     /// The doubled player refuses: the doubler wins the stake as it was before the double.
-    pub fn drop_double(&mut self) -> Result<()> {
+    pub fn drop(&mut self) -> Result<()> {
         self.no_resignation("drop")?;
         let mut s = self.state;
         let (winner, dropper) = match s.phase {
@@ -101,10 +101,10 @@ impl Game {
         let mut s = self.state;
         let beaverer = 1 - s.turn;
         let value = s.cube.value() * 4;
-        if value > self.rules.max {
+        if value > self.rules.cube_max {
             return Err(illegal(format!(
                 "a beaver to {value} would pass the cube maximum {}",
-                self.rules.max
+                self.rules.cube_max
             )));
         }
         s.cube = s.cube.taken_by(beaverer);

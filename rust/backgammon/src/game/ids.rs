@@ -118,7 +118,7 @@ impl Game {
             c.score[1],
             c.score[0],
             c.length,
-            self.rules().max.trailing_zeros()
+            self.rules().cube_max.trailing_zeros()
         )
     }
 
@@ -160,7 +160,7 @@ impl Game {
             (1 - m.to_act, ResultKind::from_multiplier(m.resignation as u32).unwrap_or(ResultKind::Single))
         });
         let rules = CubeRules { jacoby: m.jacoby && m.length == 0, ..CubeRules::default() };
-        let rules = CubeRules { max: rules.max.max(m.cube_value), ..rules };
+        let rules = CubeRules { cube_max: rules.cube_max.max(m.cube_value), ..rules };
         let context = MatchContext { length: m.length, score: m.score, crawford: m.crawford };
         let cube = Cube::new(m.cube_value, m.cube_owner)?;
         build(seed, rules, context, State { position, turn: m.on_roll, cube, phase, resignation }, text)
@@ -188,7 +188,7 @@ impl Game {
         let rules = CubeRules {
             jacoby: money && x.crawford_jacoby & 1 == 1,
             beavers: money && x.crawford_jacoby & 2 == 2,
-            max: (1u32 << x.max_cube_log2).max(cube.value()),
+            cube_max: (1u32 << x.max_cube_log2).max(cube.value()),
             enabled: true,
         };
         let context = MatchContext {

@@ -146,7 +146,7 @@ fn cube_take_drop_and_ownership() {
     g.set_dice(6, 4).unwrap();
     g.play_text("24/14").unwrap();
     g.double().unwrap(); // the owner redoubles
-    g.drop_double().unwrap();
+    g.drop().unwrap();
     let r = g.result().unwrap();
     assert_eq!((r.winner, r.points, r.kind, r.reason), (0, 2, ResultKind::Single, EndReason::Dropped));
     assert_eq!(g.cube_value(), 2, "a dropped double leaves the cube where it was");
@@ -188,7 +188,7 @@ fn beavers_in_money_play() {
         (g.cube_value(), g.cube_owner(), g.to_act(), g.phase()),
         (4, Some(1), Some(0), Phase::Rolling)
     );
-    dropped.drop_double().unwrap();
+    dropped.drop().unwrap();
     assert_eq!((dropped.winner(), dropped.points()), (Some(1), 2));
     // Not without the option, and never in a match.
     let mut g = money(Position::initial(), 0);
@@ -233,7 +233,7 @@ fn forbidden_actions_change_nothing() {
     let mut g = Game::new(Some(4), CubeRules::default());
     refused(&mut g, |g| g.play_text("8/5 6/5").map(|_| ()));
     refused(&mut g, |g| g.take());
-    refused(&mut g, |g| g.drop_double());
+    refused(&mut g, |g| g.drop());
     refused(&mut g, |g| g.resign(ResultKind::Single));
     g.set_dice(3, 1).unwrap();
     refused(&mut g, |g| g.roll().map(|_| ()));

@@ -46,7 +46,7 @@ fn a_match_through_crawford_and_post_crawford_games() {
     g.set_dice(5, 2).unwrap();
     g.play_text("13/8 13/11").unwrap();
     g.double().unwrap();
-    g.drop_double().unwrap();
+    g.drop().unwrap();
     assert_eq!(m.score(), [2, 2]);
     m.next_game().unwrap();
     assert!(!m.is_crawford_game() && m.is_post_crawford());

@@ -60,7 +60,7 @@ pub fn act(m: &mut Match, action: &str) -> gammon_backgammon::Result<bool> {
         }
         "double" => g.double()?,
         "take" => g.take()?,
-        "drop" => g.drop_double()?,
+        "drop" => g.drop()?,
         "beaver" => g.beaver()?,
         "resign" => g.resign(ResultKind::from_multiplier(nums[0]).unwrap())?,
         "accept" => g.accept_resignation()?,

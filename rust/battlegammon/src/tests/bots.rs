@@ -35,7 +35,7 @@ fn the_bot_refuses_finished_positions_and_bad_settings() {
     assert!(Bot::new().best_play(&won, dice(1, 1)).is_err());
     assert!(Bot::new().rank_plays(&won, dice(1, 1)).is_err());
     assert_eq!(Bot::new().evaluate(&won), 0.0, "Black to move has lost");
-    assert!(Bot::new().with_depth(3).is_err());
+    assert!(Bot::new().with_ply(2).is_err());
     assert!(Bot::new().with_candidates(0).is_err());
 }
 

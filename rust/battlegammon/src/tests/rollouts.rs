@@ -129,7 +129,7 @@ fn a_position_where_every_roll_wins_is_won_exactly() {
         let r = rollout(&game, &p, &policy, &options(72, 1, 2), None).unwrap();
         let c = chances_add_up(&r);
         assert_eq!((c.win, c.lose, c.draw, r.equity), (1.0, 0.0, 0.0, 1.0), "{policy:?}");
-        assert_eq!(r.equity_std_error, 0.0);
+        assert_eq!(r.std_error, 0.0);
     }
 }
 
@@ -156,5 +156,5 @@ fn the_initial_position_keeps_the_invariants() {
         .unwrap();
     let c = chances_add_up(&full);
     assert_eq!(c.draw, 0.0, "greedy games end long before the turn cap");
-    assert!(full.equity_std_error > 0.0 && full.equity_std_error < 0.06);
+    assert!(full.std_error > 0.0 && full.std_error < 0.06);
 }

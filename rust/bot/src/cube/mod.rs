@@ -182,7 +182,7 @@ impl CubeContext {
             let away = |p: u8| ctx.length.saturating_sub(ctx.score[p as usize]).max(1);
             Stake::Match { away: [away(me), away(1 - me)], crawford: ctx.crawford }
         };
-        let max = if ctx.length == 0 { game.rules().max.max(cube.value()) } else { CUBE_LIMIT };
+        let max = if ctx.length == 0 { game.rules().cube_max.max(cube.value()) } else { CUBE_LIMIT };
         CubeContext { value: cube.value(), owner, max, stake }
     }
 
@@ -243,7 +243,7 @@ impl CubeContext {
 
     /// The cube decision of the player on roll, before rolling, in `position` whose cubeless
     /// probabilities for that player are `probs`.
-    pub fn decide(&self, position: &Position, probs: &Probabilities) -> CubeDecision {
+    pub fn decide(&self, position: &Position, probs: &Probabilities) -> CubeAction {
         let x = efficiency(position);
         let (no_double, double_take, double_pass) = match self.stake {
             Stake::Money { jacoby, .. } => money::equities(self, probs, x, jacoby),
@@ -256,7 +256,7 @@ impl CubeContext {
         // A tie with a pass (a certain single win: cashing is as good as playing on) counts as
         // a double; a tie with a take does not.
         let gains = best > no_double + TIE || (best >= no_double - TIE && !take);
-        CubeDecision {
+        CubeAction {
             double: may && gains,
             take,
             // A taker who is the favourite after taking redoubles at once, if the rules allow it,
@@ -277,7 +277,7 @@ impl CubeContext {
     }
 
     /// The equity of a finished game worth `points` (1, 2 or 3; negative for a loss) times the
-    /// cube to the player on roll, normalised as [`CubeDecision`]'s equities.
+    /// cube to the player on roll, normalised as [`CubeAction`]'s equities.
     ///
     /// ```
     /// use gammon_bot::cube::{CubeContext, CubeOwner};
@@ -295,7 +295,7 @@ impl CubeContext {
     }
 
     /// The cubeful equity of the player on roll, who doubles when that is right: the value the
-    /// bot ranks plays by in this context (normalised as [`CubeDecision`]'s equities).
+    /// bot ranks plays by in this context (normalised as [`CubeAction`]'s equities).
     pub fn equity(&self, position: &Position, probs: &Probabilities) -> f64 {
         self.decide(position, probs).equity()
     }
@@ -306,7 +306,7 @@ impl CubeContext {
 /// in match play as the money equity with the same distance between losing and winning the
 /// current stake ("equivalent to money game").
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CubeDecision {
+pub struct CubeAction {
     /// The player on roll should double (or redouble).
     pub double: bool,
     /// The opponent should take a double.
@@ -325,7 +325,7 @@ pub struct CubeDecision {
     pub double_pass: f64,
 }
 
-impl CubeDecision {
+impl CubeAction {
     /// The equity of the right action: doubling when that is better, the opponent answering
     /// as well as it can.
     pub fn equity(&self) -> f64 {

@@ -21,7 +21,7 @@ fn check_invariants(r: &RolloutResult) {
     // Means of the same trials: 1 - win may round just below lose_gammon when every loss is one.
     assert!(1.0 - p.win >= p.lose_gammon - 1e-12 && p.lose_gammon >= p.lose_backgammon, "{r:?}");
     assert!((p.equity() - r.equity).abs() < 1e-9, "{r:?}");
-    assert!(r.equity_std_error >= 0.0 && r.std_errors.to_array().iter().all(|&e| e >= 0.0));
+    assert!(r.std_error >= 0.0 && r.std_errors.to_array().iter().all(|&e| e >= 0.0));
 }
 
 #[test]
@@ -52,7 +52,7 @@ fn partial_rollouts_merge_exactly() {
     for a in [1, 36, 217, 499] {
         let merged = merge(&[part(a, 500 - a, 1), part(0, a, 2)]).unwrap();
         assert!(merged.same_trials(&whole), "split at {a}");
-        assert_eq!(merged.equity_std_error.to_bits(), whole.equity_std_error.to_bits());
+        assert_eq!(merged.std_error.to_bits(), whole.std_error.to_bits());
         assert_eq!(merged.probabilities, whole.probabilities);
     }
     // Gaps, overlaps and other seeds are refused.
@@ -149,7 +149,7 @@ fn bear_off_races_agree_with_the_exact_computation() {
                 "{policy:?} {p:?}: rollout {} exact {v} ({z:.2} standard errors)",
                 r.probabilities.win
             );
-            assert!((r.equity - (2.0 * v - 1.0)).abs() < 3.0 * r.equity_std_error);
+            assert!((r.equity - (2.0 * v - 1.0)).abs() < 3.0 * r.std_error);
         }
     }
 }
@@ -165,7 +165,7 @@ fn variance_reduction_with_an_exact_evaluator_leaves_no_error() {
         let r = rollout_game(&Backgammon, Start::Position(*p), &policy, &options(360, 3, 2), None).unwrap();
         assert!(r.variance_reduction);
         assert!((r.probabilities.win - v).abs() < 1e-9, "{} vs {v}", r.probabilities.win);
-        assert!(r.equity_std_error < 1e-7 && r.plain_equity_std_error > 0.01, "{r:?}");
+        assert!(r.std_error < 1e-7 && r.plain_std_error > 0.01, "{r:?}");
         // Truncated games end on the evaluator's value; the estimate stays exact.
         for plies in [0, 1, 3] {
             let t = RolloutOptions { truncate: Some(plies), ..options(72, 4, 1) };
@@ -175,7 +175,7 @@ fn variance_reduction_with_an_exact_evaluator_leaves_no_error() {
         // Without variance reduction the plain result is reported.
         let plain = RolloutOptions { variance_reduction: false, ..options(360, 3, 2) };
         let r2 = rollout_game(&Backgammon, Start::Position(*p), &policy, &plain, None).unwrap();
-        assert!(!r2.variance_reduction && r2.equity_std_error == r.plain_equity_std_error);
+        assert!(!r2.variance_reduction && r2.std_error == r.plain_std_error);
     }
 }
 
@@ -195,7 +195,7 @@ fn the_opening_is_even_between_equal_players() {
         let r = rollout_opening(&policy, &options(trials, 1, 2)).unwrap();
         check_invariants(&r);
         assert_eq!(r.trials, trials);
-        assert!(r.equity.abs() < 3.0 * r.equity_std_error, "{policy:?}: {r:?}");
+        assert!(r.equity.abs() < 3.0 * r.std_error, "{policy:?}: {r:?}");
         // Gammons happen in full games.
         assert!(r.probabilities.win_gammon > 0.0 && r.probabilities.lose_gammon > 0.0);
     }
@@ -213,10 +213,10 @@ fn stopping_on_the_standard_error_is_reproducible() {
     let two = rollout(&p, &BuiltinPolicy::Pubeval, &opts(2)).unwrap();
     assert!(one.converged && one.same_trials(&two));
     assert!(one.trials < 100_000 && one.trials % 36 == 0);
-    assert!(one.equity_std_error < 0.05);
+    assert!(one.std_error < 0.05);
     // One block less was not yet enough.
     let before = rollout(&p, &BuiltinPolicy::Pubeval, &options(one.trials - 36, 2, 2)).unwrap();
-    assert!(one.trials - 36 < 72 || before.equity_std_error >= 0.05);
+    assert!(one.trials - 36 < 72 || before.std_error >= 0.05);
 }
 
 #[test]
@@ -405,7 +405,7 @@ fn variance_reduction_handles_gammons_from_both_sides() {
     {
         assert!((got - want).abs() < 1e-9 && err < 1e-7, "{r:?} vs {exact:?}");
     }
-    assert!(r.plain_equity_std_error > 0.05);
+    assert!(r.plain_std_error > 0.05);
 }
 
 /// A built-in policy making the same choices, but claiming less of them, so that a rollout makes

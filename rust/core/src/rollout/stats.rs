@@ -142,10 +142,10 @@ pub struct RolloutResult {
     /// Standard error of each probability.
     pub std_errors: Probabilities,
     /// Standard error of the equity.
-    pub equity_std_error: f64,
-    /// Standard error of the equity without variance reduction (equal to `equity_std_error`
+    pub std_error: f64,
+    /// Standard error of the equity without variance reduction (equal to `std_error`
     /// when it was not applied).
-    pub plain_equity_std_error: f64,
+    pub plain_std_error: f64,
     /// Whether the luck of the dice was subtracted. False when it was not asked for, or when the
     /// policy has no evaluator to measure luck with.
     pub variance_reduction: bool,
@@ -180,8 +180,8 @@ impl RolloutResult {
             probabilities: Probabilities::from_array(means),
             equity: m.mean(EQUITY, n),
             std_errors: Probabilities::from_array(errors),
-            equity_std_error: m.std_error(EQUITY, n),
-            plain_equity_std_error: sums.plain.std_error(EQUITY, n),
+            std_error: m.std_error(EQUITY, n),
+            plain_std_error: sums.plain.std_error(EQUITY, n),
             variance_reduction,
             first_trial,
             trials: n,
@@ -303,7 +303,7 @@ mod tests {
         }
         let r = RolloutResult::from_sums(s, false, 0, 0);
         assert_eq!(r.equity, 0.0);
-        assert!((r.equity_std_error - (1.0f64 / 3.0).sqrt()).abs() < 1e-12);
+        assert!((r.std_error - (1.0f64 / 3.0).sqrt()).abs() < 1e-12);
         assert_eq!(r.probabilities.win, 0.5);
     }
 }

@@ -20,18 +20,24 @@ fn convert<T: TryFrom<i64>>(name: &str, value: i64, expected: &str) -> PyResult<
 
 #[pymethods]
 impl BgBot {
-    /// A bot searching `depth` plies (1 or 2) over its best `candidates` plays, under the rule
-    /// options `Game` takes.
+    /// A bot searching `ply` plies beyond judging each play (0 or 1, as backgammon's `Bot`
+    /// counts them) over its best `candidates` plays, under the rule options `Game` takes.
     #[new]
-    #[pyo3(signature = (depth=2, candidates=8, **rule_options))]
-    fn new(depth: i64, candidates: i64, rule_options: Option<&Bound<'_, PyDict>>) -> PyResult<BgBot> {
-        let depth = convert("depth", depth, "1 or 2")?;
+    #[pyo3(signature = (ply=1, candidates=8, **rule_options))]
+    fn new(ply: i64, candidates: i64, rule_options: Option<&Bound<'_, PyDict>>) -> PyResult<BgBot> {
+        let ply = convert("ply", ply, "0 or 1")?;
         let candidates = convert("candidates", candidates, "at least 1")?;
         let inner = Bot::with_rules(super::rules(rule_options)?)
-            .and_then(|b| b.with_depth(depth))
+            .and_then(|b| b.with_ply(ply))
             .and_then(|b| b.with_candidates(candidates))
             .py_err()?;
         Ok(BgBot { inner })
+    }
+
+    /// The search ply: 0 (evaluation only) or 1 (expectimax over the opponent's roll).
+    #[getter]
+    fn ply(&self) -> u8 {
+        self.inner.ply()
     }
 
     /// The bot's play for the roll `d1`, `d2` in `position`.

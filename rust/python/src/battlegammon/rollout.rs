@@ -49,7 +49,7 @@ impl BgRolloutResult {
     /// Standard error of the equity (after variance reduction when it was applied).
     #[getter]
     fn std_error(&self) -> f64 {
-        self.inner.equity_std_error
+        self.inner.std_error
     }
     /// Trials run.
     #[getter]
@@ -89,24 +89,24 @@ impl BgRolloutResult {
 
     /// Pickles through the exact sums, so a result rebuilt elsewhere still merges bit for bit.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
-        reduce(py, &self.inner, "_battlegammon_rollout_result_from_state")
+        reduce(py, &self.inner, "battlegammon._rollout_result_from_state")
     }
 
     fn __repr__(&self) -> String {
         let c = self.chances();
         format!(
             "RolloutResult(equity={:+.4} ± {:.4}, win={:.4}, lose={:.4}, draw={:.4}, trials={})",
-            self.inner.equity, self.inner.equity_std_error, c.win, c.lose, c.draw, self.inner.trials
+            self.inner.equity, self.inner.std_error, c.win, c.lose, c.draw, self.inner.trials
         )
     }
 }
 
-/// `battlegammon_rollout(position, ...)`; see `gammon.battlegammon.rollout` for the documentation.
+/// `rollout(position, ...)`; see `gammon.battlegammon.rollout` for the documentation.
 #[pyfunction]
-#[pyo3(signature = (position, trials=1296, seed=0, threads=None, policy="default", first_trial=0,
+#[pyo3(signature = (position, trials=1296, seed=0, threads=None, policy="bot", first_trial=0,
                     progress=None, **rule_options))]
 #[allow(clippy::too_many_arguments)]
-fn battlegammon_rollout(
+fn rollout(
     py: Python<'_>,
     position: BgPosition,
     trials: u64,
@@ -138,23 +138,23 @@ fn battlegammon_rollout(
 }
 
 /// Rebuilds a pickled Battlegammon `RolloutResult`.
-#[pyfunction]
-fn _battlegammon_rollout_result_from_state(state: ResultState) -> PyResult<BgRolloutResult> {
+#[pyfunction(name = "_rollout_result_from_state")]
+fn rollout_result_from_state(state: ResultState) -> PyResult<BgRolloutResult> {
     Ok(BgRolloutResult { inner: from_state(state)? })
 }
 
-/// `battlegammon_merge_rollouts(results)`: consecutive parts of one Battlegammon rollout combined
-/// exactly; parts of different seeds, positions, policies or rules are refused.
+/// `merge_rollouts(results)`: consecutive parts of one Battlegammon rollout combined exactly;
+/// parts of different seeds, positions, policies or rules are refused.
 #[pyfunction]
-fn battlegammon_merge_rollouts(results: Vec<PyRef<'_, BgRolloutResult>>) -> PyResult<BgRolloutResult> {
+fn merge_rollouts(results: Vec<PyRef<'_, BgRolloutResult>>) -> PyResult<BgRolloutResult> {
     let parts: Vec<EngineResult> = results.iter().map(|r| r.inner.clone()).collect();
     Ok(BgRolloutResult { inner: merge(&parts).py_err()? })
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("BattlegammonRolloutResult", m.py().get_type::<BgRolloutResult>())?;
-    m.add_function(wrap_pyfunction!(battlegammon_rollout, m)?)?;
-    m.add_function(wrap_pyfunction!(battlegammon_merge_rollouts, m)?)?;
-    m.add_function(wrap_pyfunction!(_battlegammon_rollout_result_from_state, m)?)?;
+    m.add_class::<BgRolloutResult>()?;
+    m.add_function(wrap_pyfunction!(rollout, m)?)?;
+    m.add_function(wrap_pyfunction!(merge_rollouts, m)?)?;
+    m.add_function(wrap_pyfunction!(rollout_result_from_state, m)?)?;
     Ok(())
 }

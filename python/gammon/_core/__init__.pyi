@@ -1,4 +1,4 @@
-"""Type stubs of the native module ``gammon._core``."""
+"""Type stubs of the native module ``gammon._core`` (its submodule ``battlegammon`` beside)."""
 
 import os
 from collections.abc import Callable, Sequence
@@ -7,17 +7,13 @@ from typing import Literal, final
 import numpy as np
 import numpy.typing as npt
 
+from . import battlegammon as battlegammon
+
 __all__ = [
     "Action",
-    "BattlegammonBot",
-    "BattlegammonGame",
-    "BattlegammonPlay",
-    "BattlegammonPosition",
-    "BattlegammonRolloutResult",
     "Bot",
     "CubeAction",
     "CubeContext",
-    "Evaluation",
     "Game",
     "GammonError",
     "IllegalActionError",
@@ -29,15 +25,14 @@ __all__ = [
     "MatchEquityTable",
     "Play",
     "Position",
+    "Probabilities",
     "RankedPlay",
     "RolloutResult",
     "Server",
     "__version__",
-    "_battlegammon_rollout_result_from_state",
     "_count_legal_plays",
     "_rollout_result_from_state",
-    "battlegammon_merge_rollouts",
-    "battlegammon_rollout",
+    "battlegammon",
     "legal_plays_batch",
     "merge_rollouts",
     "rollout",
@@ -95,7 +90,7 @@ class Play:
     def __hash__(self) -> int: ...
 
 @final
-class Evaluation:
+class Probabilities:
     """The five cumulative outcome probabilities of a position and its cubeless equity."""
 
     @property
@@ -121,7 +116,9 @@ class RankedPlay:
     @property
     def equity(self) -> float: ...
     @property
-    def evaluation(self) -> Evaluation: ...
+    def probabilities(self) -> Probabilities: ...
+    @property
+    def evaluation(self) -> Probabilities: ...
     @property
     def ply(self) -> int: ...
 
@@ -137,7 +134,7 @@ class Bot:
         self, position: Position, d1: int, d2: int, context: CubeContext | None = None
     ) -> list[RankedPlay]: ...
     def cube_action(self, game: Game | Position, context: CubeContext | None = None) -> CubeAction: ...
-    def evaluate(self, position: Position) -> Evaluation: ...
+    def evaluate(self, position: Position) -> Probabilities: ...
 
 _CubeOwner = Literal["us", "them"]
 
@@ -164,7 +161,7 @@ class CubeContext:
     def decide(
         self,
         position: Position,
-        probabilities: Evaluation | RolloutResult | Sequence[float],
+        probabilities: Probabilities | RolloutResult | Sequence[float],
     ) -> CubeAction: ...
     def taken(self) -> CubeContext: ...
     def swapped(self) -> CubeContext: ...
@@ -404,136 +401,6 @@ class MatchEquityTable:
     def pre_crawford(self, me_away: int, opp_away: int) -> float: ...
     def post_crawford(self, trailer_away: int) -> float: ...
 
-_Side = Literal["white", "black"]
-
-@final
-class BattlegammonPosition:
-    """A Battlegammon position: the tokens on the 24 fields and the side to move."""
-
-    @staticmethod
-    def initial() -> BattlegammonPosition: ...
-    @classmethod
-    def from_id(cls, id: str) -> BattlegammonPosition: ...
-    @staticmethod
-    def from_list(fields: Sequence[str], turn: str) -> BattlegammonPosition: ...
-    @property
-    def turn(self) -> _Side: ...
-    @property
-    def id(self) -> str: ...
-    def to_list(self) -> list[str]: ...
-    @property
-    def winner(self) -> _Side | None: ...
-    def legal_plays(self, d1: int, d2: int) -> list[BattlegammonPlay]: ...
-    def __eq__(self, value: object, /) -> bool: ...
-    def __hash__(self) -> int: ...
-    def __reduce__(self) -> tuple[object, tuple[str]]: ...
-
-@final
-class BattlegammonPlay:
-    """A legal Battlegammon play: its token moves and the position it leads to, the turn passed on."""
-
-    @property
-    def moves(self) -> tuple[tuple[int, int], ...]: ...
-    @property
-    def position(self) -> BattlegammonPosition: ...
-    @property
-    def wins(self) -> bool: ...
-    @property
-    def is_pass(self) -> bool: ...
-    def __eq__(self, value: object, /) -> bool: ...
-    def __hash__(self) -> int: ...
-
-@final
-class BattlegammonGame:
-    """One Battlegammon game from the setup (or a given position) to a win or a draw."""
-
-    def __new__(
-        cls,
-        seed: int | None = None,
-        *,
-        position: BattlegammonPosition | None = None,
-        **rule_options: bool | int,
-    ) -> BattlegammonGame: ...
-    def roll(self, dice: tuple[int, int] | None = None) -> tuple[int, int]: ...
-    def legal_plays(self) -> list[BattlegammonPlay]: ...
-    def play(self, play_or_moves: BattlegammonPlay | Sequence[tuple[int, int]]) -> BattlegammonPlay: ...
-    @property
-    def is_over(self) -> bool: ...
-    @property
-    def winner(self) -> _Side | None: ...
-    @property
-    def is_draw(self) -> bool: ...
-    @property
-    def position(self) -> BattlegammonPosition: ...
-    @property
-    def turn(self) -> _Side: ...
-    @property
-    def dice(self) -> tuple[int, int] | None: ...
-    @property
-    def turns(self) -> int: ...
-    @property
-    def history(self) -> list[tuple[_Side, tuple[int, int], BattlegammonPlay]]: ...
-    @property
-    def rules(self) -> dict[str, bool | int]: ...
-
-@final
-class BattlegammonBot:
-    """The Battlegammon bot: an expectimax search over the opponent's roll."""
-
-    def __new__(cls, depth: int = 2, candidates: int = 8, **rule_options: bool | int) -> BattlegammonBot: ...
-    def best_play(self, position: BattlegammonPosition, d1: int, d2: int) -> BattlegammonPlay: ...
-    def rank_plays(
-        self, position: BattlegammonPosition, d1: int, d2: int
-    ) -> list[tuple[BattlegammonPlay, float]]: ...
-    def evaluate(self, position: BattlegammonPosition) -> float: ...
-
-@final
-class BattlegammonRolloutResult:
-    """A Battlegammon rollout's win, loss and draw chances and its equity (win - lose)."""
-
-    @property
-    def win(self) -> float: ...
-    @property
-    def lose(self) -> float: ...
-    @property
-    def draw(self) -> float: ...
-    @property
-    def equity(self) -> float: ...
-    @property
-    def std_error(self) -> float: ...
-    @property
-    def trials(self) -> int: ...
-    @property
-    def first_trial(self) -> int: ...
-    @property
-    def seed(self) -> int: ...
-    @property
-    def seconds(self) -> float: ...
-    @property
-    def cancelled(self) -> bool: ...
-    @property
-    def variance_reduction(self) -> bool: ...
-    @property
-    def setup(self) -> str: ...
-    def __reduce__(self) -> tuple[object, tuple[object, ...]]: ...
-
-def battlegammon_merge_rollouts(
-    results: Sequence[BattlegammonRolloutResult],
-) -> BattlegammonRolloutResult: ...
-def _battlegammon_rollout_result_from_state(
-    state: tuple[object, ...],
-) -> BattlegammonRolloutResult: ...
-def battlegammon_rollout(
-    position: BattlegammonPosition,
-    trials: int = 1296,
-    seed: int = 0,
-    threads: int | None = None,
-    policy: str = "default",
-    first_trial: int = 0,
-    progress: Callable[[BattlegammonRolloutResult], bool | None] | None = None,
-    **rule_options: bool | int,
-) -> BattlegammonRolloutResult: ...
-
 @final
 class RolloutResult:
     """A rollout's cumulative probabilities, cubeless equity and standard errors."""
@@ -548,6 +415,8 @@ class RolloutResult:
     def lose_gammon(self) -> float: ...
     @property
     def lose_backgammon(self) -> float: ...
+    @property
+    def probabilities(self) -> Probabilities: ...
     @property
     def equity(self) -> float: ...
     @property
@@ -581,7 +450,7 @@ def rollout(
     trials: int = 1296,
     seed: int = 0,
     threads: int | None = None,
-    policy: str = "default",
+    policy: str = "net",
     truncate: int | None = None,
     variance_reduction: bool = True,
     first_trial: int = 0,
@@ -595,7 +464,7 @@ def rollout_plays(
     trials: int = 1296,
     seed: int = 0,
     threads: int | None = None,
-    policy: str = "default",
+    policy: str = "net",
     truncate: int | None = None,
     variance_reduction: bool = True,
 ) -> list[tuple[Play, RolloutResult]]: ...
