@@ -38,19 +38,47 @@ impl Dice {
         }
     }
 
-    /// Parses `"53"`, `"5-3"`, `"5 3"` or `"5,3"`.
+    /// Reads a roll as a person types it: two digits 1-6, with any whitespace and the separators
+    /// `-`, `,`, `:` and `/` skipped, so `"53"`, `"5-3"`, `"5 3"`, `"5,3"` and `" 5\t3 "` are the
+    /// same roll. This is the only reader of dice written as text.
+    ///
+    /// ```
+    /// use gammon_core::Dice;
+    /// assert_eq!(Dice::parse("3-5").unwrap(), Dice::new(5, 3).unwrap());
+    /// assert!(Dice::parse("71").unwrap_err().message().contains("dice"));
+    /// ```
     pub fn parse(text: &str) -> Result<Dice> {
         let digits: Vec<u8> = text
-            .trim()
             .chars()
-            .filter(|c| !matches!(c, '-' | ' ' | ',' | ':' | '/'))
-            .map(|c| c.to_digit(10).map(|d| d as u8).unwrap_or(u8::MAX))
+            .filter(|c| !c.is_whitespace() && !matches!(c, '-' | ',' | ':' | '/'))
+            .map(|c| match c {
+                '1'..='6' => c as u8 - b'0',
+                _ => 0,
+            })
             .collect();
         match digits[..] {
-            [a, b] if a != u8::MAX && b != u8::MAX => Dice::new(a, b),
+            [a, b] if a != 0 && b != 0 => Ok(Dice::new_unchecked(a, b)),
+            // One message for every failure, a bad die ("71") included, so that it always says
+            // what was being read.
             _ => Err(Error::InvalidDice(format!(
                 "cannot read dice from {text:?}: expected two digits 1-6 such as \"53\""
             ))),
+        }
+    }
+
+    /// A roll from two integers, as a program gives it (JSON, Python, query strings); each must
+    /// be in 1..=6. Integers of any width are taken, so a huge value gets the same clear error as
+    /// a 7 instead of wrapping into range.
+    ///
+    /// ```
+    /// use gammon_core::Dice;
+    /// assert_eq!(Dice::from_ints(3, 5).unwrap(), Dice::new(5, 3).unwrap());
+    /// assert!(Dice::from_ints(7, 1).unwrap_err().message().contains("1..6"));
+    /// ```
+    pub fn from_ints(d1: i64, d2: i64) -> Result<Dice> {
+        match (u8::try_from(d1), u8::try_from(d2)) {
+            (Ok(a @ 1..=6), Ok(b @ 1..=6)) => Ok(Dice::new_unchecked(a, b)),
+            _ => Err(Error::InvalidDice(format!("dice must be two ints in 1..6, got ({d1}, {d2})"))),
         }
     }
 
@@ -190,6 +218,27 @@ mod tests {
         assert!(Dice::parse("5").is_err());
         assert!(Dice::parse("5x").is_err());
         assert_eq!(Dice::parse("3-5").unwrap(), Dice::new(5, 3).unwrap());
+    }
+
+    #[test]
+    fn text_dice_skip_whitespace_and_separators() {
+        let five_three = Dice::new(5, 3).unwrap();
+        for text in ["53", "35", "5-3", "5 3", "5,3", "5:3", "5/3", " 5\t3\n", "5 - 3"] {
+            assert_eq!(Dice::parse(text).unwrap(), five_three, "{text:?}");
+        }
+        for bad in ["", "5", "533", "5x", "71", "07", "00", "a b", "5.3"] {
+            let message = Dice::parse(bad).unwrap_err().message().to_string();
+            assert!(message.contains("dice") && message.contains(&format!("{bad:?}")), "{bad:?}: {message}");
+        }
+    }
+
+    #[test]
+    fn int_dice_are_checked_whatever_their_width() {
+        assert_eq!(Dice::from_ints(1, 6).unwrap(), Dice::new(6, 1).unwrap());
+        for (a, b) in [(0, 3), (3, 7), (-1, 2), (256 + 3, 1), (i64::MAX, i64::MIN)] {
+            let message = Dice::from_ints(a, b).unwrap_err().message().to_string();
+            assert!(message.contains("1..6") && message.contains(&format!("({a}, {b})")), "{message}");
+        }
     }
 
     #[test]
