@@ -15,12 +15,10 @@ use gammon_core::Probabilities;
 /// Battlegammon under a set of [`Rules`], as a [`DiceGame`].
 ///
 /// Results count 1 for a win, -1 for a loss and 0 for a draw (the turn cap, or a deadlock).
-/// Battlegammon has no gammons, so the gammon slots of the five probabilities carry the draws:
-/// a draw counts as half a win and half a loss, as in every game, and the two halves are also
-/// recorded as `win_gammon` and `lose_gammon`. A drawn game's equity stays 0
-/// (`2·½ − 1 + ½ − ½`), and an average over games reads back with [`Chances`]:
-/// `draw = win_gammon + lose_gammon`, `P(win) = win − win_gammon`,
-/// `P(lose) = 1 − win − lose_gammon`, `equity = P(win) − P(lose)`.
+/// Battlegammon has no gammons; a draw is the outcome's own `draw`, and counts as half a win
+/// in `win` as in every game, so a drawn game's equity is 0. An average over games reads back
+/// with [`Chances`]: `P(win) = win − draw/2`, `P(lose) = 1 − win − draw/2`,
+/// `equity = P(win) − P(lose)`.
 ///
 /// ```
 /// use gammon_battlegammon::{Battlegammon, Rules, TurnPosition};
@@ -131,18 +129,10 @@ impl DiceGame for Battlegammon {
     fn pass_turn(&self, position: &TurnPosition) -> TurnPosition {
         TurnPosition { position: position.position.passed(), turns: position.turns }
     }
-
-    fn result_probabilities(&self, points: i8) -> Probabilities {
-        if points == 0 {
-            Probabilities { win: 0.5, win_gammon: 0.5, lose_gammon: 0.5, ..Probabilities::default() }
-        } else {
-            Probabilities::from_points(points)
-        }
-    }
 }
 
-/// Win, loss and draw chances read from Battlegammon's five probabilities (see
-/// [`Battlegammon`] for how draws are carried).
+/// Win, loss and draw chances read from the probabilities of a Battlegammon result or rollout,
+/// where `win` counts a draw as half a win (see [`Probabilities::draw`]).
 ///
 /// ```
 /// use gammon_battlegammon::{Battlegammon, Chances};
@@ -163,11 +153,7 @@ pub struct Chances {
 impl Chances {
     /// The chances behind `p`.
     pub fn from_probabilities(p: &Probabilities) -> Chances {
-        Chances {
-            win: p.win - p.win_gammon,
-            lose: 1.0 - p.win - p.lose_gammon,
-            draw: p.win_gammon + p.lose_gammon,
-        }
+        Chances { win: p.win - p.draw / 2.0, lose: 1.0 - p.win - p.draw / 2.0, draw: p.draw }
     }
 
     /// `win - lose`: the equity of a game worth one point with draws worth nothing.

@@ -329,6 +329,7 @@ pub fn probabilities(position: &Position) -> Option<Probabilities> {
         win_backgammon: 0.0,
         lose_gammon: lose_gammon.clamp(0.0, 1.0 - win),
         lose_backgammon: 0.0,
+        draw: 0.0,
     })
 }
 

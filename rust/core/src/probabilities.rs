@@ -22,9 +22,23 @@ pub struct Probabilities {
     pub lose_gammon: f64,
     /// Backgammons lost.
     pub lose_backgammon: f64,
+    /// Games drawn (Battlegammon's turn cap; backgammon never draws). `win` counts a draw as half
+    /// a win, so [`Probabilities::equity`] and [`Probabilities::flipped`] need no case for draws,
+    /// and a game without draws leaves this 0.
+    pub draw: f64,
 }
 
 impl Probabilities {
+    /// The names of the five probabilities, in the order of [`Probabilities::to_array`]: the
+    /// field names here, and the names every front-end (Python, command line, JSON) uses.
+    ///
+    /// ```
+    /// use gammon_core::Probabilities;
+    /// assert_eq!(Probabilities::NAMES[1], "win_gammon");
+    /// ```
+    pub const NAMES: [&'static str; 5] =
+        ["win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon"];
+
     /// The certain outcome of a finished game worth `points` to this player (negative for a loss,
     /// 0 for a draw, which counts as half a win).
     pub fn from_points(points: i8) -> Probabilities {
@@ -36,6 +50,7 @@ impl Probabilities {
             win_backgammon: won(3),
             lose_gammon: lost(2),
             lose_backgammon: lost(3),
+            draw: if points == 0 { 1.0 } else { 0.0 },
         }
     }
 
@@ -53,6 +68,7 @@ impl Probabilities {
             win_backgammon: self.lose_backgammon,
             lose_gammon: self.win_gammon,
             lose_backgammon: self.win_backgammon,
+            draw: self.draw,
         }
     }
 
@@ -61,7 +77,7 @@ impl Probabilities {
         [self.win, self.win_gammon, self.win_backgammon, self.lose_gammon, self.lose_backgammon]
     }
 
-    /// The inverse of [`Probabilities::to_array`].
+    /// The inverse of [`Probabilities::to_array`], with no draws.
     pub fn from_array(a: [f64; 5]) -> Probabilities {
         Probabilities {
             win: a[0],
@@ -69,6 +85,7 @@ impl Probabilities {
             win_backgammon: a[2],
             lose_gammon: a[3],
             lose_backgammon: a[4],
+            draw: 0.0,
         }
     }
 }
@@ -87,5 +104,6 @@ mod tests {
         let draw = Probabilities::from_points(0);
         assert_eq!(draw.equity(), 0.0);
         assert_eq!(draw.flipped(), draw);
+        assert_eq!((draw.draw, draw.win, draw.win_gammon, draw.lose_gammon), (1.0, 0.5, 0.0, 0.0));
     }
 }

@@ -187,6 +187,7 @@ fn probabilities() -> impl Strategy<Value = Probabilities> {
             win_backgammon: w * g * b,
             lose_gammon: lose * lg,
             lose_backgammon: lose * lg * lb,
+            draw: 0.0,
         }
     })
 }

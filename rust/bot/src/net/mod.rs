@@ -88,6 +88,7 @@ pub fn consistent(y: &[f32; OUTPUTS]) -> Probabilities {
         win_backgammon: (y[2] as f64).clamp(0.0, win_gammon),
         lose_gammon,
         lose_backgammon: (y[4] as f64).clamp(0.0, lose_gammon),
+        draw: 0.0,
     }
 }
 

@@ -33,7 +33,7 @@ mod trial;
 pub use driver::{rollout_game, Progress};
 pub use plays::{rollout_game_plays, PlayRollout};
 pub use schedule::OPENING_OUTCOMES;
-pub use stats::{merge, Moments, RolloutResult, RolloutSums, SCALE};
+pub use stats::{merge, Moments, RolloutResult, RolloutSums, SCALE, VALUES};
 
 use crate::error::{Error, Result};
 use std::sync::atomic::AtomicBool;

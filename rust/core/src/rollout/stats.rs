@@ -1,6 +1,6 @@
 //! Exact running sums over trials, and the estimates and standard errors they give.
 //!
-//! Each trial's six values (five probabilities and the equity) are rounded once to fixed point
+//! Each trial's seven values (five probabilities, the equity and the draw) are rounded once to fixed point
 //! (2^-32) and summed, with their squares, in 128-bit integers. Integer sums do not depend on the
 //! order of addition, so any split of the trials over threads, batches or machines adds up to the
 //! same bits.
@@ -17,23 +17,43 @@ pub(crate) fn quantize(x: f64) -> i64 {
     (x * SCALE as f64).round() as i64
 }
 
-/// Index of the equity among the six values; 0..5 are the probabilities in
+/// Index of the equity among the values; 0..5 are the probabilities in
 /// [`Probabilities::to_array`] order.
 pub(crate) const EQUITY: usize = 5;
+/// Index of the draw among the values: after the equity, so that the first six keep their
+/// places whether or not the game can draw.
+pub(crate) const DRAW: usize = 6;
+/// How many values a trial gives.
+pub const VALUES: usize = 7;
 
-/// Sums over trials of six fixed-point values (win, win_gammon, win_backgammon, lose_gammon,
-/// lose_backgammon, equity) and of their squares (in units of `SCALE` and `SCALE²`).
+/// A trial's values in fixed point: the five probabilities, the equity and the draw.
+#[inline]
+pub(crate) fn fixed(p: &Probabilities) -> [i64; VALUES] {
+    let a = p.to_array();
+    [
+        quantize(a[0]),
+        quantize(a[1]),
+        quantize(a[2]),
+        quantize(a[3]),
+        quantize(a[4]),
+        quantize(p.equity()),
+        quantize(p.draw),
+    ]
+}
+
+/// Sums over trials of seven fixed-point values (win, win_gammon, win_backgammon, lose_gammon,
+/// lose_backgammon, equity, draw) and of their squares (in units of `SCALE` and `SCALE²`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Moments {
     /// Σ value, in units of 2^-32.
-    pub sum: [i128; 6],
+    pub sum: [i128; VALUES],
     /// Σ value², in units of 2^-64.
-    pub sum_sq: [i128; 6],
+    pub sum_sq: [i128; VALUES],
 }
 
 impl Moments {
     #[inline]
-    pub(crate) fn add(&mut self, values: &[i64; 6]) {
+    pub(crate) fn add(&mut self, values: &[i64; VALUES]) {
         for (k, &v) in values.iter().enumerate() {
             self.sum[k] += v as i128;
             self.sum_sq[k] += v as i128 * v as i128;
@@ -41,14 +61,14 @@ impl Moments {
     }
 
     fn merge(&mut self, other: &Moments) {
-        for k in 0..6 {
+        for k in 0..VALUES {
             self.sum[k] += other.sum[k];
             self.sum_sq[k] += other.sum_sq[k];
         }
     }
 
     /// The sums of the same `n` trials seen by the other side: win -> 1 - win, gammons and
-    /// backgammons trade places, equity changes sign. Exact in fixed point.
+    /// backgammons trade places, equity changes sign, draws stay. Exact in fixed point.
     fn flipped(&self, n: u64) -> Moments {
         let s = SCALE as i128;
         let n = n as i128;
@@ -102,7 +122,7 @@ pub struct RolloutSums {
 
 impl RolloutSums {
     #[inline]
-    pub(crate) fn add(&mut self, plain: &[i64; 6], reduced: &[i64; 6]) {
+    pub(crate) fn add(&mut self, plain: &[i64; VALUES], reduced: &[i64; VALUES]) {
         self.trials += 1;
         self.plain.add(plain);
         self.reduced.add(reduced);
@@ -177,9 +197,9 @@ impl RolloutResult {
         let means: [f64; 5] = std::array::from_fn(|k| m.mean(k, n));
         let errors: [f64; 5] = std::array::from_fn(|k| m.std_error(k, n));
         RolloutResult {
-            probabilities: Probabilities::from_array(means),
+            probabilities: Probabilities { draw: m.mean(DRAW, n), ..Probabilities::from_array(means) },
             equity: m.mean(EQUITY, n),
-            std_errors: Probabilities::from_array(errors),
+            std_errors: Probabilities { draw: m.std_error(DRAW, n), ..Probabilities::from_array(errors) },
             std_error: m.std_error(EQUITY, n),
             plain_std_error: sums.plain.std_error(EQUITY, n),
             variance_reduction,
@@ -275,9 +295,8 @@ pub fn merge(results: &[RolloutResult]) -> Result<RolloutResult> {
 mod tests {
     use super::*;
 
-    fn values(p: Probabilities) -> [i64; 6] {
-        let a = p.to_array();
-        [quantize(a[0]), quantize(a[1]), quantize(a[2]), quantize(a[3]), quantize(a[4]), quantize(p.equity())]
+    fn values(p: Probabilities) -> [i64; VALUES] {
+        fixed(&p)
     }
 
     #[test]

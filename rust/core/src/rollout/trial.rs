@@ -2,7 +2,7 @@
 //! luck of its dice.
 
 use super::schedule::Schedule;
-use super::stats::quantize;
+use super::stats::{fixed, VALUES};
 use crate::dice::{Dice, DiceStream, ALL_ROLLS};
 use crate::dice_game::DiceGame;
 use crate::{Evaluator, Policy, Probabilities};
@@ -55,8 +55,8 @@ impl<G: DiceGame> Copy for Step<G> {}
 
 /// A trial's values in fixed point: without and with the luck of the dice removed.
 pub(crate) struct TrialValues {
-    pub plain: [i64; 6],
-    pub reduced: [i64; 6],
+    pub plain: [i64; VALUES],
+    pub reduced: [i64; VALUES],
 }
 
 /// Scratch space reused from trial to trial on one thread.
@@ -127,7 +127,11 @@ impl<G: DiceGame> Worker<G> {
         };
         let outcome = if ours { outcome } else { outcome.flipped() };
         let plain = outcome.to_array();
-        let reduced = Probabilities::from_array(std::array::from_fn(|k| plain[k] - luck[k]));
+        // Evaluators do not predict draws, so the draw has no luck to remove.
+        let reduced = Probabilities {
+            draw: outcome.draw,
+            ..Probabilities::from_array(std::array::from_fn(|k| plain[k] - luck[k]))
+        };
         Some(TrialValues { plain: fixed(&outcome), reduced: fixed(&reduced) })
     }
 
@@ -189,9 +193,4 @@ impl<G: DiceGame> Worker<G> {
         }
         (Probabilities::from_array(std::array::from_fn(|i| thrown.0[i] - mean[i])), thrown.1)
     }
-}
-
-fn fixed(p: &Probabilities) -> [i64; 6] {
-    let a = p.to_array();
-    [quantize(a[0]), quantize(a[1]), quantize(a[2]), quantize(a[3]), quantize(a[4]), quantize(p.equity())]
 }
