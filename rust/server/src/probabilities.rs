@@ -38,8 +38,11 @@ impl From<Probabilities> for WildbgProbabilities {
     }
 }
 
-/// The same five numbers under the engine's names, cumulative as in GNU Backgammon.
+/// The same five numbers under the engine's names, cumulative as in GNU Backgammon. The OpenAPI
+/// schema calls it `Probabilities`, as Rust's `gammon_core::Probabilities` and Python's
+/// `gammon.Probabilities` are called (the Rust name here stays apart from that type it converts).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(as = Probabilities)]
 pub struct Outcome {
     /// Wins of any kind.
     #[schema(minimum = 0, maximum = 1)]
