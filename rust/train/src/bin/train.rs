@@ -2,7 +2,7 @@
 //! resumably.
 //!
 //! ```text
-//! cargo run --release --example train -- --dir DIR [--games N] [--hidden 80] [--alpha 0.1]
+//! cargo run --release -p gammon-train --bin train -- --dir DIR [--games N] [--hidden 80] [--alpha 0.1]
 //!     [--alpha-end A] [--lambda 0.7] [--batch 4] [--threads T] [--seed 1]
 //!     [--checkpoint-every 5000] [--duel-every 20000] [--duel-pairs 500]
 //! ```
@@ -37,19 +37,19 @@
 //! directory without `settings.txt` continues under the flags given; a `--hidden` larger than
 //! its nets' widens them first, the new units starting silent (`Network::widened`). Every
 //! `--duel-every` games a mirrored-dice duel against pubeval is appended to `DIR/train.log`,
-//! and the weights are kept as `DIR/net-GAMES.bin`. The shipped `data/net-v4.bin` started as
-//! such a file (4,500,000 games of TD(0), one game at a time, the last two thirds with a
+//! and the weights are kept as `DIR/net-GAMES.bin`. The shipped `rust/bot/data/net-v4.bin` started
+//! as such a file (4,500,000 games of TD(0), one game at a time, the last two thirds with a
 //! shrinking step; `docs/training.md` gives the commands) and was then refined by the `refine`
-//! example.
+//! program. `--help` lists the flags with their defaults.
 
-use gammon_bot::duel::backgammon_duel;
+use clap::Parser;
 use gammon_bot::net::NeuralNet;
-use gammon_bot::search::Bot;
-use gammon_bot::PubevalPolicy;
+use gammon_train::files::save;
+use gammon_train::log::Log;
+use gammon_train::report;
 use gammon_train::td::train_round;
 use std::collections::BTreeMap;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Instant;
 
@@ -105,51 +105,55 @@ impl Settings {
 }
 
 /// The command line: the weight-shaping flags stay `None` when not given, so that a resumed run
-/// can tell them from its stored settings.
-#[derive(Default)]
+/// can tell them from its stored settings (their defaults are in [`Settings::DEFAULT`]).
+#[derive(Parser)]
+#[command(about = "Trains the contact and race nets from scratch by TD(lambda) self-play, resumably.")]
+#[command(args_override_self = true)]
 struct Options {
+    /// The run's directory: checkpoint.bin, settings.txt, train.log and net-GAMES.bin are kept there.
+    #[arg(long, value_name = "DIR")]
     dir: PathBuf,
+    /// Games to train for in all, counting those of a resumed checkpoint [default: no end].
+    #[arg(long, value_name = "N")]
     games: Option<u64>,
+    /// Hidden units of each net; more than a settings-less checkpoint's widens it [default: 80].
+    #[arg(long, value_name = "UNITS")]
     hidden: Option<usize>,
+    /// Step size, or the first one when --alpha-end is given [default: 0.1].
+    #[arg(long, value_name = "A")]
     alpha: Option<f32>,
+    /// The last step size: the step shrinks geometrically to it over --games, which it needs
+    /// [default: constant --alpha].
+    #[arg(long, value_name = "A")]
     alpha_end: Option<f32>,
+    /// Decay of the eligibility traces per position, in 0..=1; 0 is TD(0) [default: 0.7].
+    #[arg(long, value_name = "L")]
     lambda: Option<f32>,
+    /// Games per round, each learning on its own copy of the round's weights, averaged at its end
+    /// [default: 4].
+    #[arg(long, value_name = "B")]
     batch: Option<u64>,
+    /// The seed of the dice and of the random first weights [default: 1].
+    #[arg(long, value_name = "S")]
     seed: Option<u64>,
+    /// Threads to play on; the weights do not depend on it [default: every core].
+    #[arg(long, value_name = "T")]
     threads: Option<usize>,
+    /// Games between rewrites of checkpoint.bin; a multiple of the batch [default: 5000].
+    #[arg(long, value_name = "N")]
     checkpoint_every: Option<u64>,
+    /// Games between duels against pubeval (and kept net-GAMES.bin files); a multiple of the
+    /// batch [default: 20000].
+    #[arg(long, value_name = "N")]
     duel_every: Option<u64>,
+    /// Pairs of mirrored-dice games in each duel against pubeval [default: 500].
+    #[arg(long, value_name = "PAIRS")]
     duel_pairs: Option<u32>,
 }
 
-fn value<T: FromStr>(text: &str, flag: &str) -> T {
-    text.parse().unwrap_or_else(|_| panic!("bad value {text:?} for {flag}"))
-}
-
-fn parse() -> Options {
-    let mut o = Options::default();
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    for pair in args.chunks(2) {
-        let [flag, v] = pair else { panic!("every option takes a value") };
-        let f = flag.as_str();
-        match f {
-            "--dir" => o.dir = PathBuf::from(v),
-            "--games" => o.games = Some(value(v, f)),
-            "--hidden" => o.hidden = Some(value(v, f)),
-            "--alpha" => o.alpha = Some(value(v, f)),
-            "--alpha-end" => o.alpha_end = Some(value(v, f)),
-            "--lambda" => o.lambda = Some(value(v, f)),
-            "--batch" => o.batch = Some(value(v, f)),
-            "--seed" => o.seed = Some(value(v, f)),
-            "--threads" => o.threads = Some(value(v, f)),
-            "--checkpoint-every" => o.checkpoint_every = Some(value(v, f)),
-            "--duel-every" => o.duel_every = Some(value(v, f)),
-            "--duel-pairs" => o.duel_pairs = Some(value(v, f)),
-            _ => panic!("unknown option {flag}"),
-        }
-    }
-    assert!(!o.dir.as_os_str().is_empty(), "--dir is required");
-    o
+/// A value of `settings.txt`, `key` naming it in the panic message.
+fn value<T: FromStr>(text: &str, key: &str) -> T {
+    text.parse().unwrap_or_else(|_| panic!("bad value {text:?} for {key} in settings.txt"))
 }
 
 impl Options {
@@ -185,22 +189,10 @@ impl Options {
     }
 }
 
-fn save(path: &Path, bytes: &[u8]) {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, bytes).expect("write");
-    std::fs::rename(&tmp, path).expect("rename");
-}
-
-fn log(dir: &Path, line: &str) {
-    println!("{line}");
-    let mut f =
-        std::fs::OpenOptions::new().create(true).append(true).open(dir.join("train.log")).expect("log");
-    writeln!(f, "{line}").expect("log");
-}
-
 fn main() {
-    let o = parse();
+    let o = Options::parse();
     std::fs::create_dir_all(&o.dir).expect("create --dir");
+    let log = Log::new(&o.dir, "train.log");
     let checkpoint = o.dir.join("checkpoint.bin");
     let settings_path = o.dir.join("settings.txt");
     let (mut net, s) = match std::fs::read(&checkpoint) {
@@ -247,15 +239,12 @@ fn main() {
         pool = pool.num_threads(t);
     }
     let pool = pool.build().expect("a thread pool");
-    log(
-        &o.dir,
-        &format!(
-            "start at game {} ({}, threads {})",
-            net.trained_games,
-            s.to_text().trim_end().replace('\n', ", "),
-            pool.current_num_threads()
-        ),
-    );
+    log.line(&format!(
+        "start at game {} ({}, threads {})",
+        net.trained_games,
+        s.to_text().trim_end().replace('\n', ", "),
+        pool.current_num_threads()
+    ));
     let start = Instant::now();
     let mut since_duel = Instant::now();
     let mut plies = 0u64;
@@ -274,26 +263,40 @@ fn main() {
             let rate = played as f64 / since_duel.elapsed().as_secs_f64();
             save(&o.dir.join(format!("net-{end}.bin")), &net.to_bytes());
             let t = Instant::now();
-            let bot = Bot::with_net(&net, 0).expect("ply 0");
-            let r = pool.install(|| backgammon_duel(&bot, &PubevalPolicy, duel_pairs, 12345));
-            log(
-                &o.dir,
-                &format!(
-                    "games {end} elapsed {:.0}s games/s {rate:.0} plies/game {:.1} alpha {alpha:.4}: vs pubeval \
-                     {:+.3} +- {:.3} ppg over {} games, wins {:.1}% (duel {:.0}s)",
-                    start.elapsed().as_secs_f64(),
-                    plies as f64 / played as f64,
-                    r.points_per_game(),
-                    r.points_std_error(),
-                    r.games,
-                    100.0 * r.score(0),
-                    t.elapsed().as_secs_f64()
-                ),
-            );
+            let r = pool.install(|| report::against_pubeval(&net, duel_pairs));
+            log.line(&format!(
+                "games {end} elapsed {:.0}s games/s {rate:.0} plies/game {:.1} alpha {alpha:.4}: \
+                 vs pubeval {}, wins {:.1}% (duel {:.0}s)",
+                start.elapsed().as_secs_f64(),
+                plies as f64 / played as f64,
+                report::ppg(&r),
+                100.0 * r.score(0),
+                t.elapsed().as_secs_f64()
+            ));
             plies = 0;
             played = 0;
             since_duel = Instant::now();
         }
     }
     save(&checkpoint, &net.to_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Options::command().debug_assert();
+    }
+
+    #[test]
+    fn flags_not_given_stay_unset_for_a_resumed_run() {
+        let o = Options::try_parse_from(["train", "--dir", "runs/td", "--games", "1000000", "--lambda", "0"])
+            .unwrap();
+        assert_eq!((o.games, o.lambda, o.hidden, o.batch), (Some(1_000_000), Some(0.0), None, None));
+        assert_eq!(o.settings(), Settings { lambda: 0.0, ..Settings::DEFAULT });
+        assert!(Options::try_parse_from(["train", "--games", "5"]).is_err(), "--dir is required");
+    }
 }
