@@ -1,10 +1,10 @@
 //! Supervised refinement of trained nets on positions judged by a deeper search.
 //!
 //! ```text
-//! cargo run --release --example refine -- --net IN.bin --dir DIR [--positions 200000]
-//!     [--label ply1|ply2|rollout:TRIALS:PLIES] [--epochs 6] [--alpha 0.01] [--alpha-end 0.001] [--explore 0.1]
-//!     [--seed 1] [--duel-pairs 5000] [--widen HIDDEN] [--batch 0] [--also FILE,FILE]
-//!     [--out DIR/refined.bin]
+//! cargo run --release -p gammon-train --bin refine -- --net IN.bin --dir DIR
+//!     [--positions 200000] [--label ply1|ply2|rollout:TRIALS:PLIES] [--epochs 6] [--alpha 0.01]
+//!     [--alpha-end 0.001] [--explore 0.1] [--seed 1] [--duel-pairs 5000] [--widen HIDDEN]
+//!     [--batch 0] [--also FILE,FILE] [--out DIR/refined.bin]
 //! ```
 //!
 //! Self-play at 0-ply says what a position is worth one roll later; a search that looks a ply or
@@ -32,89 +32,84 @@
 //! fixed size in order, so the result does not depend on the thread count. `--also` adds
 //! labelled data files made by earlier runs (other seeds) to the training data.
 //!
-//! The labelled positions go to `DIR/data-SEED-LABEL.bin` in blocks as they are made (a record:
-//! the game number, the 26 signed counts of the position and its five f32 labels), so an interrupted run resumes where it stopped, and a
-//! later run with other training settings reuses them. Positions of game `g` come from dice
+//! The labelled positions go to `DIR/data-SEED-LABEL.bin` in blocks as they are made (records of
+//! [`Sample`]: the game number, the 26 signed counts of the position and its five f32 labels),
+//! so an interrupted run resumes where it stopped, and a later run with other training settings
+//! reuses them. Positions of game `g` come from dice
 //! stream `g` of the seed. One game in twenty is held out to report the fit; at the end the
-//! refined nets duel pubeval and the input nets (mirrored dice), and are written to `--out`.
+//! refined nets duel pubeval and the input nets (mirrored dice), and are written to `--out`. The
+//! progress lines go to `DIR/refine.log` as well; `--help` lists the flags with their defaults.
 
-use gammon_backgammon::dice_game::{Backgammon, DiceGame};
-use gammon_backgammon::{legal_plays_into, DiceStream, Position};
+use clap::Parser;
+use gammon_backgammon::{DiceStream, Position};
 use gammon_bot::duel::backgammon_duel;
 use gammon_bot::net::inputs::{encode, INPUTS};
-use gammon_bot::net::network::{Network, MAX_HIDDEN, OUTPUTS};
+use gammon_bot::net::network::{Network, MAX_HIDDEN};
 use gammon_bot::net::screen::Screen;
 use gammon_bot::net::{Class, NeuralNet};
 use gammon_bot::rollout::{rollout, RolloutOptions};
 use gammon_bot::search::Bot;
-use gammon_bot::{NetPolicy, Probabilities, PubevalPolicy, KEEP};
+use gammon_bot::{NetPolicy, Probabilities, KEEP};
 use gammon_train::adam::Adam;
+use gammon_train::files::{append_samples, read_net, read_samples, save, Sample};
 use gammon_train::gradient::Gradient;
+use gammon_train::log::Log;
+use gammon_train::report;
+use gammon_train::selfplay::self_play;
 use rayon::prelude::*;
-use std::io::Write;
 use std::path::PathBuf;
+use std::str::FromStr;
 use std::time::Instant;
 
+/// The command line.
+#[derive(Parser)]
+#[command(about = "Supervised refinement of trained nets on positions judged by a deeper search.")]
+#[command(args_override_self = true)]
 struct Options {
+    /// The weights to refine, and to make the data with.
+    #[arg(long, value_name = "IN.bin")]
     net: PathBuf,
+    /// The run's directory: the labelled data, refine.log and by default the refined weights.
+    #[arg(long, value_name = "DIR")]
     dir: PathBuf,
+    /// Where the refined weights go [default: DIR/refined.bin].
+    #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Labelled positions to make (or to reuse from DIR); 0 trains on --also files only.
+    #[arg(long, value_name = "N", default_value_t = 200_000)]
     positions: usize,
+    /// The labels: ply1 or ply2 (the net's search), or rollout:TRIALS:PLIES (truncated,
+    /// variance-reduced rollouts by the net).
+    #[arg(long, value_name = "LABEL", default_value = "ply1")]
     label: Label,
+    /// Passes over the shuffled data.
+    #[arg(long, value_name = "N", default_value_t = 6)]
     epochs: u32,
+    /// Rate of the first epoch.
+    #[arg(long, value_name = "A", default_value_t = 0.01)]
     alpha: f32,
+    /// Rate of the last epoch; the epochs between fall geometrically.
+    #[arg(long, value_name = "A", default_value_t = 0.001)]
     alpha_end: f32,
+    /// Chance that a turn of the self-play games takes one of the three best plays at random.
+    #[arg(long, value_name = "P", default_value_t = 0.1)]
     explore: f64,
+    /// The seed of the games' dice, of the shuffles and of widened units; names the data file.
+    #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
+    /// Pairs of mirrored-dice games of each closing duel (against pubeval and the input net);
+    /// 0 skips them.
+    #[arg(long, value_name = "PAIRS", default_value_t = 5000)]
     duel_pairs: u32,
+    /// Hidden units to widen the contact net to before training; no more than it has keeps it.
+    #[arg(long, value_name = "HIDDEN", default_value_t = 0)]
     widen: usize,
+    /// Positions per Adam step of one net; 0 takes a plain step per position instead.
+    #[arg(long, value_name = "N", default_value_t = 0)]
     batch: usize,
+    /// Labelled data files of earlier runs to train on as well, comma-separated.
+    #[arg(long, value_name = "FILE,FILE", value_delimiter = ',')]
     also: Vec<PathBuf>,
-}
-
-fn parse() -> Options {
-    let mut o = Options {
-        net: PathBuf::new(),
-        dir: PathBuf::new(),
-        out: None,
-        positions: 200_000,
-        label: Label::Search(1),
-        epochs: 6,
-        alpha: 0.01,
-        alpha_end: 0.001,
-        explore: 0.1,
-        seed: 1,
-        duel_pairs: 5000,
-        widen: 0,
-        batch: 0,
-        also: vec![],
-    };
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    for pair in args.chunks(2) {
-        let [flag, value] = pair else { panic!("every option takes a value") };
-        fn num<T: std::str::FromStr>(flag: &str, value: &str) -> T {
-            value.parse().unwrap_or_else(|_| panic!("bad value {value:?} for {flag}"))
-        }
-        match flag.as_str() {
-            "--net" => o.net = PathBuf::from(value),
-            "--dir" => o.dir = PathBuf::from(value),
-            "--out" => o.out = Some(PathBuf::from(value)),
-            "--positions" => o.positions = num(flag, value),
-            "--label" => o.label = Label::parse(value),
-            "--epochs" => o.epochs = num(flag, value),
-            "--alpha" => o.alpha = num(flag, value),
-            "--alpha-end" => o.alpha_end = num(flag, value),
-            "--explore" => o.explore = num(flag, value),
-            "--seed" => o.seed = num(flag, value),
-            "--duel-pairs" => o.duel_pairs = num(flag, value),
-            "--widen" => o.widen = num(flag, value),
-            "--batch" => o.batch = num(flag, value),
-            "--also" => o.also = value.split(',').map(PathBuf::from).collect(),
-            _ => panic!("unknown option {flag}"),
-        }
-    }
-    assert!(!o.net.as_os_str().is_empty() && !o.dir.as_os_str().is_empty(), "--net and --dir are required");
-    o
 }
 
 /// What a position's label is.
@@ -126,20 +121,23 @@ enum Label {
     Rollout(u64, u32),
 }
 
-impl Label {
-    fn parse(text: &str) -> Label {
-        let number = |part: &str| -> u64 {
-            part.parse()
-                .unwrap_or_else(|_| panic!("bad --label {text:?}: ply1, ply2 or rollout:TRIALS:PLIES"))
-        };
+impl FromStr for Label {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Label, String> {
+        let wrong = || format!("{text:?} is not ply1, ply2 or rollout:TRIALS:PLIES");
         match text.split(':').collect::<Vec<_>>()[..] {
-            ["ply1"] => Label::Search(1),
-            ["ply2"] => Label::Search(2),
-            ["rollout", trials, plies] => Label::Rollout(number(trials), number(plies) as u32),
-            _ => panic!("bad --label {text:?}: ply1, ply2 or rollout:TRIALS:PLIES"),
+            ["ply1"] => Ok(Label::Search(1)),
+            ["ply2"] => Ok(Label::Search(2)),
+            ["rollout", trials, plies] => {
+                Ok(Label::Rollout(trials.parse().map_err(|_| wrong())?, plies.parse().map_err(|_| wrong())?))
+            }
+            _ => Err(wrong()),
         }
     }
+}
 
+impl Label {
     fn name(&self) -> String {
         match self {
             Label::Search(ply) => format!("ply{ply}"),
@@ -166,64 +164,28 @@ impl Label {
     }
 }
 
-/// A labelled position, and the game it came from.
-#[derive(Clone, Copy)]
-struct Sample {
-    game: u32,
-    position: Position,
-    label: [f32; OUTPUTS],
-}
-
-const RECORD: usize = 4 + 26 + 4 * OUTPUTS;
-
-fn write_sample(s: &Sample, out: &mut Vec<u8>) {
-    out.extend(s.game.to_le_bytes());
-    out.extend(s.position.board().map(|n| n as u8));
-    for v in s.label {
-        out.extend(v.to_le_bytes());
-    }
-}
-
-fn read_samples(bytes: &[u8]) -> Vec<Sample> {
-    bytes
-        .chunks_exact(RECORD)
-        .map(|r| {
-            let game = u32::from_le_bytes(r[..4].try_into().unwrap());
-            let board: [i8; 26] = std::array::from_fn(|i| r[4 + i] as i8);
-            let label =
-                std::array::from_fn(|k| f32::from_le_bytes(r[30 + 4 * k..34 + 4 * k].try_into().unwrap()));
-            Sample { game, position: Position::from_board(board).expect("a stored position"), label }
-        })
-        .collect()
-}
-
 /// The positions before each roll of self-play game `game` that a net judges.
 fn game_positions(net: &NeuralNet, seed: u64, game: u64, explore: f64) -> Vec<Position> {
-    let mut stream = DiceStream::new(seed, game);
-    let mut position = Position::initial();
-    let (mut plays, mut values, mut found) = (vec![], vec![], vec![]);
-    loop {
-        if Class::of(&position) != Class::BearOff {
-            found.push(position);
+    let mut found = vec![];
+    self_play(net, seed, game, |position, _, values, stream| {
+        if Class::of(position) != Class::BearOff {
+            found.push(*position);
         }
-        let dice = stream.roll();
-        legal_plays_into(&position, dice, &mut plays);
-        net.evaluate_plays(&position, &plays, &mut values);
-        let mut order: Vec<usize> = (0..plays.len()).collect();
+        let mut order: Vec<usize> = (0..values.len()).collect();
         order.sort_by(|&a, &b| values[b].equity().total_cmp(&values[a].equity()));
-        let k = if stream.unit() < explore { order[stream.below(order.len().min(3))] } else { order[0] };
-        let next = Backgammon.after(&plays[k]);
-        if Backgammon.result(&next).is_some() {
-            return found;
+        if stream.unit() < explore {
+            order[stream.below(order.len().min(3))]
+        } else {
+            order[0]
         }
-        position = next;
-    }
+    });
+    found
 }
 
 /// Makes (or finishes making) the labelled data set.
-fn data(o: &Options, net: &NeuralNet) -> Vec<Sample> {
+fn data(o: &Options, net: &NeuralNet, log: &Log) -> Vec<Sample> {
     let path = o.dir.join(format!("data-{}-{}.bin", o.seed, o.label.name()));
-    let mut samples = std::fs::read(&path).map(|b| read_samples(&b)).unwrap_or_default();
+    let mut samples = std::fs::read(&path).map(|b| Sample::read_all(&b)).unwrap_or_default();
     let bot = Bot::with_net(net, 0).expect("ply 0");
     let start = Instant::now();
     let mut game = samples.last().map_or(0, |s| s.game as u64 + 1);
@@ -253,35 +215,17 @@ fn data(o: &Options, net: &NeuralNet) -> Vec<Sample> {
                 Sample { game, position, label: v.map(|x| x as f32) }
             })
             .collect();
-        let mut bytes = Vec::with_capacity(block.len() * RECORD);
-        block.iter().for_each(|s| write_sample(s, &mut bytes));
-        std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .expect("data file")
-            .write_all(&bytes)
-            .expect("write data");
+        append_samples(&path, &block);
         samples.extend(block);
         game += block_games;
-        log(
-            o,
-            &format!(
-                "labelled {} positions ({} games) in {:.0}s",
-                samples.len(),
-                game,
-                start.elapsed().as_secs_f64()
-            ),
-        );
+        log.line(&format!(
+            "labelled {} positions ({} games) in {:.0}s",
+            samples.len(),
+            game,
+            start.elapsed().as_secs_f64()
+        ));
     }
     samples
-}
-
-fn log(o: &Options, line: &str) {
-    println!("{line}");
-    let mut f =
-        std::fs::OpenOptions::new().create(true).append(true).open(o.dir.join("refine.log")).expect("log");
-    writeln!(f, "{line}").expect("log");
 }
 
 /// Mean cross-entropy and mean squared equity error of `net` on `samples`, per class.
@@ -366,16 +310,17 @@ fn train_epoch_adam(
 }
 
 fn main() {
-    let o = parse();
+    let o = Options::parse();
     std::fs::create_dir_all(&o.dir).expect("create --dir");
-    let original = NeuralNet::from_bytes(&std::fs::read(&o.net).expect("read --net")).expect("a net file");
-    let mut samples = if o.positions > 0 { data(&o, &original) } else { vec![] };
+    let log = Log::new(&o.dir, "refine.log");
+    let original = read_net(&o.net, "--net");
+    let mut samples = if o.positions > 0 { data(&o, &original, &log) } else { vec![] };
     for path in &o.also {
-        samples.extend(read_samples(&std::fs::read(path).expect("read an --also file")));
+        samples.extend(read_samples(path, "--also"));
     }
     let (held, used): (Vec<&Sample>, Vec<&Sample>) = samples.iter().partition(|s| s.game % 20 == 19);
-    log(&o, &format!("training on {} positions, {} held out", used.len(), held.len()));
-    log(&o, &format!("before: held {}", fit(&original, &held)));
+    log.line(&format!("training on {} positions, {} held out", used.len(), held.len()));
+    log.line(&format!("before: held {}", fit(&original, &held)));
     let mut net = original.clone();
     if o.widen > net.contact.hidden() {
         net.contact = net.contact.widened(o.widen, o.seed);
@@ -402,39 +347,52 @@ fn main() {
             shuffle(&mut order, &mut stream);
             train_epoch(&mut net, &used, &order, alpha);
         }
-        log(
-            &o,
-            &format!(
-                "epoch {epoch} alpha {alpha:.5}: held {} train {}",
-                fit(&net, &held),
-                fit(&net, &used[..used.len().min(20000)])
-            ),
-        );
+        log.line(&format!(
+            "epoch {epoch} alpha {alpha:.5}: held {} train {}",
+            fit(&net, &held),
+            fit(&net, &used[..used.len().min(20000)])
+        ));
     }
     let out = o.out.clone().unwrap_or_else(|| o.dir.join("refined.bin"));
-    std::fs::write(&out, net.to_bytes()).expect("write --out");
+    save(&out, &net.to_bytes());
     if o.duel_pairs > 0 {
-        let new = Bot::with_net(&net, 0).unwrap();
-        let old = Bot::with_net(&original, 0).unwrap();
-        let r = backgammon_duel(&new, &PubevalPolicy, o.duel_pairs, 12345);
-        log(
-            &o,
-            &format!(
-                "refined vs pubeval {:+.3} +- {:.3} ppg over {} games",
-                r.points_per_game(),
-                r.points_std_error(),
-                r.games
-            ),
-        );
+        let r = report::against_pubeval(&net, o.duel_pairs);
+        log.line(&format!("refined vs pubeval {}", report::ppg(&r)));
+        let new = Bot::with_net(&net, 0).expect("ply 0");
+        let old = Bot::with_net(&original, 0).expect("ply 0");
         let r = backgammon_duel(&new, &old, o.duel_pairs, 54321);
-        log(
-            &o,
-            &format!(
-                "refined vs input net {:+.3} +- {:.3} ppg over {} games",
-                r.points_per_game(),
-                r.points_std_error(),
-                r.games
-            ),
-        );
+        log.line(&format!("refined vs input net {}", report::ppg(&r)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Options::command().debug_assert();
+    }
+
+    #[test]
+    fn labels_and_data_files_parse() {
+        let o = Options::try_parse_from([
+            "refine",
+            "--net",
+            "in.bin",
+            "--dir",
+            "runs/refine",
+            "--label",
+            "rollout:36:12",
+            "--also",
+            "a.bin,b.bin",
+        ])
+        .unwrap();
+        assert_eq!(o.label.name(), "rollout36x12");
+        assert_eq!(o.also, [PathBuf::from("a.bin"), PathBuf::from("b.bin")]);
+        assert_eq!((o.positions, o.epochs, o.batch, o.duel_pairs), (200_000, 6, 0, 5000));
+        assert!("ply3".parse::<Label>().is_err());
+        assert!("rollout:36".parse::<Label>().is_err());
     }
 }
