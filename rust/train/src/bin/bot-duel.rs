@@ -2,20 +2,65 @@
 //! swapped), cubeless, gammons 2 and backgammons 3, reported in points per game with a standard
 //! error; and the time of a 0-ply decision.
 //!
-//! `cargo run --release --example bot_duel -- [OPPONENT] [PAIRS] [SEED] [PLY] [NET]`: OPPONENT is
-//! `pubeval` (default), `random`, `net` (the shipped bot at ply 0), `screened` (the rollouts' net
-//! policy, which judges only the plays its screen ranks highest) or `timing`; PAIRS defaults to 10,000
-//! (20,000 games); PLY is the bot's search depth (default 0); NET, a weights file written by the
-//! training programs, plays instead of the shipped weights (so `net NET` is a head-to-head
-//! against them, and `timing 0 0 0 NET` times it). Threads: rayon's default (set `RAYON_NUM_THREADS`); the result does not depend
-//! on them.
+//! ```text
+//! cargo run --release -p gammon-train --bin bot-duel -- [OPPONENT] [PAIRS] [SEED] [PLY] [NET]
+//! ```
+//!
+//! OPPONENT is `pubeval` (default), `random`, `net` (the shipped bot at ply 0), `screened` (the
+//! rollouts' net policy, which judges only the plays its screen ranks highest) or `timing`;
+//! PAIRS defaults to 10,000 (20,000 games), SEED to 2024; PLY is the bot's search depth
+//! (default 0); NET, a weights file written by the training programs, plays instead of the
+//! shipped weights (so `net PAIRS SEED 0 NET` is a head-to-head against them, and
+//! `timing 0 0 0 NET` times it: `timing` ignores PAIRS, SEED and PLY). Threads: rayon's default
+//! (set `RAYON_NUM_THREADS`); the result does not depend on them.
 
+use clap::{Parser, ValueEnum};
 use gammon_backgammon::{legal_plays, Backgammon, DiceGame, DiceStream, Position};
 use gammon_bot::duel::backgammon_duel;
 use gammon_bot::net::NeuralNet;
 use gammon_bot::search::Bot;
 use gammon_bot::{BuiltinPolicy, Policy, PubevalPolicy, RandomPolicy};
+use gammon_train::files::read_net;
+use gammon_train::report;
+use std::path::PathBuf;
 use std::time::Instant;
+
+/// Whom the bot plays, or what else is measured.
+#[derive(Clone, Copy, ValueEnum)]
+enum Opponent {
+    /// The pubeval benchmark policy.
+    Pubeval,
+    /// Uniformly random plays.
+    Random,
+    /// The shipped bot at 0-ply.
+    Net,
+    /// The rollouts' net policy, judging only the plays its screen ranks highest.
+    Screened,
+    /// No duel: the mean time of a 0-ply decision of the bot's net.
+    Timing,
+}
+
+/// The command line.
+#[derive(Parser)]
+#[command(
+    about = "Mirrored-dice duels of the built-in bot, in points per game, or the time of its 0-ply decision."
+)]
+struct Options {
+    /// Whom the bot plays, or `timing`.
+    #[arg(value_enum, default_value = "pubeval")]
+    opponent: Opponent,
+    /// Pairs of games on the same dice, seats swapped.
+    #[arg(default_value_t = 10_000)]
+    pairs: u32,
+    /// The seed of the dice.
+    #[arg(default_value_t = 2024)]
+    seed: u64,
+    /// The bot's search depth: 0, 1 or 2.
+    #[arg(default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=2))]
+    ply: u8,
+    /// A weights file for the bot instead of the shipped weights.
+    net: Option<PathBuf>,
+}
 
 /// Mean time of a 0-ply decision over the positions of pubeval self-play games, rolls with a
 /// single legal play skipped.
@@ -52,35 +97,48 @@ fn timing(net: &NeuralNet) {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let opponent = args.first().map(String::as_str).unwrap_or("pubeval");
-    let file = args.get(4).map(|path| {
-        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("cannot read NET {path:?}: {e}"));
-        NeuralNet::from_bytes(&bytes).unwrap_or_else(|e| panic!("NET {path:?}: {e}"))
-    });
+    let o = Options::parse();
+    let file = o.net.as_deref().map(|path| read_net(path, "NET"));
     let net = file.as_ref().unwrap_or_else(|| NeuralNet::builtin());
-    if opponent == "timing" {
-        return timing(net);
-    }
-    let pairs: u32 = args.get(1).map(|a| a.parse().expect("PAIRS must be a number")).unwrap_or(10_000);
-    let seed: u64 = args.get(2).map(|a| a.parse().expect("SEED must be a number")).unwrap_or(2024);
-    let ply: u8 = args.get(3).map(|a| a.parse().expect("PLY must be 0, 1 or 2")).unwrap_or(0);
-    let bot = Bot::with_net(net, ply).expect("PLY must be 0, 1 or 2");
+    let (pairs, seed) = (o.pairs, o.seed);
+    let bot = Bot::with_net(net, o.ply).expect("PLY must be 0, 1 or 2");
     let t = Instant::now();
-    let result = match opponent {
-        "pubeval" => backgammon_duel(&bot, &PubevalPolicy, pairs, seed),
-        "random" => backgammon_duel(&bot, &RandomPolicy, pairs, seed),
-        "net" => backgammon_duel(&bot, &Bot::new(0).expect("ply 0"), pairs, seed),
-        "screened" => backgammon_duel(&bot, &BuiltinPolicy::Net, pairs, seed),
-        other => panic!("unknown opponent {other:?}: pubeval, random, net, screened or timing"),
+    let result = match o.opponent {
+        Opponent::Timing => return timing(net),
+        Opponent::Pubeval => backgammon_duel(&bot, &PubevalPolicy, pairs, seed),
+        Opponent::Random => backgammon_duel(&bot, &RandomPolicy, pairs, seed),
+        Opponent::Net => backgammon_duel(&bot, &Bot::new(0).expect("ply 0"), pairs, seed),
+        Opponent::Screened => backgammon_duel(&bot, &BuiltinPolicy::Net, pairs, seed),
     };
+    let opponent = o.opponent.to_possible_value().expect("every opponent has a name");
     println!(
-        "{} vs {opponent}: {:+.3} +- {:.3} points per game over {} games (won {:.1}%; seed {seed}; {:.0} s)",
+        "{} vs {}: {} points per game over {} games (won {:.1}%; seed {seed}; {:.0} s)",
         Policy::<Backgammon>::name(&bot),
-        result.points_per_game(),
-        result.points_std_error(),
+        opponent.get_name(),
+        report::points(&result),
         result.games,
         100.0 * result.score(0),
         t.elapsed().as_secs_f64()
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Options::command().debug_assert();
+    }
+    #[test]
+    fn the_arguments_stay_positional() {
+        let o = Options::try_parse_from(["bot-duel", "timing", "0", "0", "0", "net.bin"]).unwrap();
+        assert!(matches!(o.opponent, Opponent::Timing));
+        assert_eq!(o.net, Some(PathBuf::from("net.bin")));
+        let o = Options::try_parse_from(["bot-duel"]).unwrap();
+        assert!(matches!(o.opponent, Opponent::Pubeval));
+        assert_eq!((o.pairs, o.seed, o.ply), (10_000, 2024, 0));
+        assert!(Options::try_parse_from(["bot-duel", "pubeval", "10", "1", "3"]).is_err());
+    }
 }
