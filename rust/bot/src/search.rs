@@ -29,7 +29,7 @@ pub struct RankedPlay {
     /// The play.
     pub play: Play,
     /// Its outcome probabilities for the mover.
-    pub value: Probabilities,
+    pub probabilities: Probabilities,
     /// The ply the value comes from (below the bot's ply for plays the filter dropped).
     pub ply: u8,
     /// Its equity for the mover: cubeless per unit stake from [`Bot::rank_plays`], cubeful in
@@ -45,7 +45,7 @@ pub struct RankedPlay {
 /// let bot = Bot::new(0).unwrap();
 /// let ranked = bot.rank_plays(&Position::initial(), Dice::new(3, 1).unwrap(), None).unwrap();
 /// assert_eq!(ranked.len(), 16);
-/// assert!(ranked[0].value.equity() >= ranked[1].value.equity());
+/// assert!(ranked[0].probabilities.equity() >= ranked[1].probabilities.equity());
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Bot<'a> {
@@ -197,6 +197,7 @@ impl<'a> Bot<'a> {
             }
             ranked.sort_by(|a, b| b.equity.total_cmp(&a.equity));
         }
+        Ok(ranked)
     }
 
     /// The cube decision of the player on roll in `position` (before rolling) in `context`, on
@@ -231,13 +232,13 @@ impl<'a> Bot<'a> {
         let mut plays = vec![];
         legal_plays_into(position, dice, &mut plays);
         // The search's own value of the best play, rather than a second search for it.
-        let (k, value, ply) = if self.ply == 0 {
-            let (k, value) = self.net.best_of(position, &plays);
-            (k, value, 0)
+        let (k, probabilities, ply) = if self.ply == 0 {
+            let (k, probabilities) = self.net.best_of(position, &plays);
+            (k, probabilities, 0)
         } else {
             self.search(position, &plays)[0]
         };
-        Ok(RankedPlay { play: plays[k], value, ply, equity: value.equity() })
+        Ok(RankedPlay { play: plays[k], probabilities, ply, equity: probabilities.equity() })
     }
 
     /// The value of `play` for its mover at `ply`.
@@ -406,7 +407,7 @@ mod tests {
         for r in &ranked {
             assert!((r.equity - (2.0 * r.probabilities.win - 1.0)).abs() < 1e-9);
         }
-        assert!(ranked.windows(2).all(|w| w[0].value.win >= w[1].value.win));
+        assert!(ranked.windows(2).all(|w| w[0].probabilities.win >= w[1].probabilities.win));
         // Money with a centred cube keeps the cubeless ranking's best play in the opening.
         let money =
             bot.rank_plays(&Position::initial(), Dice::new(3, 1).unwrap(), Some(&CubeContext::default()));
