@@ -30,6 +30,7 @@ pub mod moves;
 pub use board::Position;
 pub use cube::{Cube, CubeRules};
 pub use dice_game::Backgammon;
+pub use formats::reader::{read_position, NamedStart, ReadPosition};
 pub use game::{Action, EndReason, Game, GameResult, MatchContext, Phase, ResultKind};
 pub use match_play::Match;
 pub use met::MatchEquityTable;

@@ -32,8 +32,7 @@ fn read_inputs(
         row.clear();
         row.extend(b.iter().copied());
         let position = Position::from_list(&row).map_err(|e| annotate(i, e))?;
-        let die = |v: i64| u8::try_from(v).unwrap_or(0);
-        let roll = Dice::new(die(d[0]), die(d[1])).map_err(|e| annotate(i, e))?;
+        let roll = Dice::from_ints(d[0], d[1]).map_err(|e| annotate(i, e))?;
         out.push((position, roll));
     }
     Ok(out)

@@ -170,10 +170,9 @@ impl CubeContext {
 /// Five cumulative probabilities from an object with the five named attributes or from a
 /// sequence of five numbers, each checked to lie in 0..1 and to be consistent.
 fn probabilities_arg(ob: &Bound<'_, PyAny>) -> PyResult<Probabilities> {
-    const NAMES: [&str; 5] = ["win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon"];
     let mut a = [0.0f64; 5];
     let by_name = ob.hasattr("win_gammon")?;
-    for (k, name) in NAMES.iter().enumerate() {
+    for (k, name) in gammon_backgammon::Probabilities::NAMES.iter().enumerate() {
         let item = if by_name { ob.getattr(*name) } else { ob.get_item(k) };
         a[k] = item.and_then(|v| v.extract::<f64>()).map_err(|_| {
             GammonError::new_err(format!(

@@ -13,6 +13,7 @@ mod errors;
 mod game;
 mod met;
 mod position;
+mod reader;
 mod rollout;
 mod server;
 mod threads;
@@ -22,6 +23,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     errors::register(m)?;
     position::register(m)?;
+    reader::register(m)?;
     batch::register(m)?;
     rollout::register(m)?;
     battlegammon::register(m)?;

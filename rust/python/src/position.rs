@@ -7,10 +7,13 @@ use pyo3::types::PyTuple;
 
 /// Dice from two Python ints, refusing anything outside 1..6 (however large) with a clear message.
 pub fn dice(d1: &Bound<'_, PyAny>, d2: &Bound<'_, PyAny>) -> PyResult<Dice> {
-    let die = |d: &Bound<'_, PyAny>| d.extract::<u8>().unwrap_or(0);
-    Dice::new(die(d1), die(d2)).map_err(|_| {
-        crate::errors::InvalidDiceError::new_err(format!("dice must be ints in 1..6, got ({d1}, {d2})"))
-    })
+    match (d1.extract::<i64>(), d2.extract::<i64>()) {
+        (Ok(a), Ok(b)) => Dice::from_ints(a, b).py_err(),
+        // Not ints (or too large for any): the same words as `Dice::from_ints`.
+        _ => Err(crate::errors::InvalidDiceError::new_err(format!(
+            "dice must be two ints in 1..6, got ({d1}, {d2})"
+        ))),
+    }
 }
 
 /// A list of ints for a board; values that do not fit an i64 are reported as out of range.

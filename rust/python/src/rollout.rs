@@ -3,7 +3,8 @@
 use crate::bot::Probabilities;
 use crate::errors::{GammonError, IntoPy};
 use crate::position::{dice, Play, Position};
-use gammon_backgammon::{Backgammon, Position as EnginePosition};
+use crate::reader::ReadPosition;
+use gammon_backgammon::{read_position, Backgammon, Position as EnginePosition};
 use gammon_bot::rollout::{
     merge, rollout_game, Moments, Progress, RolloutOptions, RolloutResult as EngineResult, RolloutSums, Start,
 };
@@ -77,11 +78,9 @@ impl RolloutResult {
     fn std_errors<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let e = &self.inner.std_errors;
         let d = PyDict::new(py);
-        d.set_item("win", e.win)?;
-        d.set_item("win_gammon", e.win_gammon)?;
-        d.set_item("win_backgammon", e.win_backgammon)?;
-        d.set_item("lose_gammon", e.lose_gammon)?;
-        d.set_item("lose_backgammon", e.lose_backgammon)?;
+        for (name, value) in gammon_backgammon::Probabilities::NAMES.iter().zip(e.to_array()) {
+            d.set_item(*name, value)?;
+        }
         Ok(d)
     }
     /// Trials run.
@@ -194,7 +193,7 @@ pub fn from_state(state: ResultState) -> PyResult<EngineResult> {
         let six = |v: Vec<i128>| -> PyResult<[i128; 6]> {
             v.try_into().map_err(|_| GammonError::new_err("a pickled rollout result needs 6 sums"))
         };
-        Ok(Moments { sum: six(sum)?, sum_sq: six(sum_sq)? })
+        Ok(Moments { sum: all(sum)?, sum_sq: all(sum_sq)? })
     };
     let sums = RolloutSums { trials, plain: moments(plain)?, reduced: moments(reduced)? };
     let mut inner = EngineResult::from_sums(sums, vr, seed, first_trial);
@@ -211,18 +210,20 @@ fn _rollout_result_from_state(state: ResultState) -> PyResult<RolloutResult> {
     Ok(RolloutResult { inner: from_state(state)? })
 }
 
-/// The start of a rollout: a `Position`, or `"opening"` for the position before the opening roll.
+/// The start of a rollout: a `Position`, a `ReadPosition`, or text in any notation of
+/// `read_position`, where `"opening"` is the position before the opening roll.
 fn start(position: &Bound<'_, PyAny>) -> PyResult<Start<EnginePosition>> {
     if let Ok(p) = position.downcast::<Position>() {
         return Ok(Start::Position(p.get().inner));
     }
+    if let Ok(read) = position.downcast::<ReadPosition>() {
+        return Ok(read.get().inner.rollout_start());
+    }
     if let Ok(text) = position.extract::<String>() {
-        if text.trim().eq_ignore_ascii_case("opening") {
-            return Ok(Start::Opening(EnginePosition::initial()));
-        }
+        return Ok(read_position(&text).py_err()?.rollout_start());
     }
     Err(GammonError::new_err(format!(
-        "position must be a gammon.Position or \"opening\", got {}",
+        "position must be a gammon.Position or text such as a Position ID or \"opening\", got {}",
         position.repr().map(|r| r.to_string()).unwrap_or_default()
     )))
 }

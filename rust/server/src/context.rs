@@ -97,7 +97,7 @@ impl ContextFields<'_> {
     /// The context these fields describe, each field taking the place of what the position's ID
     /// said about it; `None` when neither the fields nor the ID say anything (cubeless money).
     pub fn resolve(&self, read: &ReadPosition) -> ApiResult<Option<CubeContext>> {
-        let from_id = read.game.as_ref().map(CubeContext::from_game);
+        let from_id = read.game().map(CubeContext::from_game);
         if self.cube.is_none() && self.match_score.is_none() && self.money.is_none() {
             return Ok(from_id);
         }
@@ -174,7 +174,7 @@ mod tests {
         // A 9-point match at 2-4, the bottom player on roll and owning a 2-cube.
         let game = read("XGID=-b----E-C---eE---c-e----B-:1:1:1:00:2:4:0:9:10");
         let from_id = ContextFields::default().resolve(&game).unwrap().unwrap();
-        let expected = CubeContext::from_game(game.game.as_ref().unwrap());
+        let expected = CubeContext::from_game(game.game().unwrap());
         assert_eq!(from_id, expected);
         assert_eq!((from_id.value(), from_id.owner()), (2, CubeOwner::Us));
         assert_eq!(from_id.stake(), Stake::Match { away: [7, 5], crawford: false });

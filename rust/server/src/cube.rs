@@ -87,7 +87,7 @@ pub async fn post_cube(
     };
     let context = fields.resolve(&read)?.unwrap_or_default();
     let ply = input::ply(request.ply, state.config.ply)?;
-    let position = read.position;
+    let position = read.on_roll().map_err(input::at_position)?;
     if position.we_have_won() || position.they_have_won() {
         return Err(ApiError::bad_request("position: the game is over: a side has borne off every checker"));
     }

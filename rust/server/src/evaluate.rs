@@ -50,7 +50,7 @@ pub async fn post_evaluate(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<EvaluateRequest>,
 ) -> ApiResult<Json<EvaluateResponse>> {
-    let position = request.position.read()?.position;
+    let position = request.position.read()?.on_roll().map_err(input::at_position)?;
     let ply = input::ply(request.ply, state.config.ply)?;
     state
         .workers

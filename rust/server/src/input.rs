@@ -1,16 +1,22 @@
 //! Reading what clients send: positions in every notation the engine knows, and dice.
 
 use crate::error::{ApiError, ApiResult};
-use gammon_backgammon::{Dice, Game, Position};
+use gammon_backgammon::formats::reader::Notation;
+use gammon_backgammon::{read_position, Dice, Position};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
 /// A backgammon position as a client may give it, always seen from the player on roll.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
-#[serde(untagged, expecting = "a Position ID, PositionID:MatchID, XGID or \"initial\", or a list of 26 ints")]
+#[serde(
+    untagged,
+    expecting = "a Position ID, PositionID:MatchID, XGID, \"initial\" or \"opening\", or a list of 26 ints"
+)]
 pub enum PositionInput {
     /// A GNU Backgammon Position ID (`4HPwATDgc/ABMA`), `PositionID:MatchID`, an XGID (with or
-    /// without `XGID=`, or its 26-character board alone), or `initial`.
+    /// without `XGID=`, or its 26-character board alone), 26 ints written as text, `initial`
+    /// (the starting position, a player on roll) or `opening` (before the opening roll: rolled
+    /// out from there; with dice, the opening roll played; refused where no dice are given).
     #[schema(example = "4HPwATDgc/ABMA")]
     Text(String),
     /// 26 signed counts: `[0]` their bar (<= 0), `[1..=24]` the points (ours > 0, theirs < 0),
@@ -18,50 +24,29 @@ pub enum PositionInput {
     Board(Vec<i64>),
 }
 
-/// A position read from a [`PositionInput`], with the game around it when the text carried one
-/// (`PositionID:MatchID` or a full XGID: the cube, the score, the dice).
-#[derive(Clone, Debug)]
-pub struct ReadPosition {
-    /// The position, seen from the player on roll.
-    pub position: Position,
-    /// The game state the ID described, if it described one.
-    pub game: Option<Game>,
-}
+/// A position read from a [`PositionInput`], with the game around it when the text carried one;
+/// see [`gammon_backgammon::read_position`] for what each notation carries and what `opening`
+/// means.
+pub use gammon_backgammon::ReadPosition;
 
 impl PositionInput {
-    /// Reads the position; errors name the field `position`.
+    /// Reads the position with the engine's one reader; errors name the field `position`.
     pub fn read(&self) -> ApiResult<ReadPosition> {
-        let at_field =
-            |e: gammon_backgammon::Error| ApiError::bad_request(format!("position: {}", e.message()));
         match self {
-            PositionInput::Board(values) => {
-                Ok(ReadPosition { position: Position::from_list(values).map_err(at_field)?, game: None })
-            }
-            PositionInput::Text(text) => {
-                let s = text.trim();
-                if ["initial", "opening", "start"].contains(&s.to_ascii_lowercase().as_str()) {
-                    return Ok(ReadPosition { position: Position::initial(), game: None });
-                }
-                let full_xgid = s.starts_with("XGID=") || s.matches(':').count() >= 9;
-                if full_xgid && s.contains(':') {
-                    // A fixed seed: the game is only read, its dice are never rolled.
-                    let game = Game::from_xgid(s, Some(0)).map_err(at_field)?;
-                    return Ok(ReadPosition { position: game.position(), game: Some(game) });
-                }
-                if full_xgid || s.len() == 26 {
-                    return Ok(ReadPosition {
-                        position: Position::from_xgid(s).map_err(at_field)?,
-                        game: None,
-                    });
-                }
-                if s.contains(':') {
-                    let game = Game::from_gnubg_id(s, Some(0)).map_err(at_field)?;
-                    return Ok(ReadPosition { position: game.position(), game: Some(game) });
-                }
-                Ok(ReadPosition { position: Position::from_id(s).map_err(at_field)?, game: None })
-            }
+            PositionInput::Board(values) => Ok(ReadPosition {
+                position: Position::from_list(values).map_err(at_position)?,
+                match_state: None,
+                named: None,
+                notation: Notation::List,
+            }),
+            PositionInput::Text(text) => read_position(text).map_err(at_position),
         }
     }
+}
+
+/// An engine error about the position, as the answer to the request.
+pub fn at_position(e: gammon_backgammon::Error) -> ApiError {
+    ApiError::bad_request(format!("position: {}", e.message()))
 }
 
 /// A roll as a client may give it.
@@ -76,18 +61,13 @@ pub enum DiceInput {
 }
 
 impl DiceInput {
-    /// Reads the roll; errors name the field `dice`.
+    /// Reads the roll with the engine's readers; errors name the field `dice`.
     pub fn read(&self) -> ApiResult<Dice> {
         let at_field = |e: gammon_backgammon::Error| ApiError::bad_request(format!("dice: {}", e.message()));
         match self {
             DiceInput::Text(text) => Dice::parse(text).map_err(at_field),
             DiceInput::Pair(values) => match values[..] {
-                [a, b] => {
-                    let die = |d: i64| u8::try_from(d).unwrap_or(0);
-                    Dice::new(die(a), die(b)).map_err(|_| {
-                        ApiError::bad_request(format!("dice: [{a}, {b}] are not two dice in 1..=6"))
-                    })
-                }
+                [a, b] => Dice::from_ints(a, b).map_err(at_field),
                 _ => Err(ApiError::bad_request(format!("dice: expected two dice, got {}", values.len()))),
             },
         }
@@ -97,7 +77,7 @@ impl DiceInput {
 /// The roll of a request: the `dice` given, or else those already rolled in the game that the
 /// position's ID describes.
 pub fn roll(dice: Option<&DiceInput>, read: &ReadPosition) -> ApiResult<Dice> {
-    match (dice, read.game.as_ref().and_then(Game::dice)) {
+    match (dice, read.dice()) {
         (Some(d), _) => d.read(),
         (None, Some(d)) => Ok(d),
         (None, None) => Err(ApiError::bad_request("dice: missing, and the position's ID has no dice rolled")),

@@ -53,7 +53,8 @@ impl PlaysRequest {
         let dice = input::roll(self.dice.as_ref(), &read)?;
         let ply = input::ply(self.ply, default_ply)?;
         let context = self.context_fields().resolve(&read)?;
-        Ok((read.position, dice, ply, context))
+        let position = read.with_dice(dice).map_err(input::at_position)?;
+        Ok((position, dice, ply, context))
     }
 }
 

@@ -7,7 +7,8 @@ use crate::probabilities::Outcome;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
-use gammon_bot::rollout::{rollout, RolloutOptions};
+use gammon_backgammon::Backgammon;
+use gammon_bot::rollout::{rollout_game, RolloutOptions};
 use gammon_bot::BuiltinPolicy;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -16,7 +17,9 @@ use utoipa::ToSchema;
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RolloutRequest {
-    /// The position, seen from the player on roll, who is about to roll.
+    /// The position, seen from the player on roll, who is about to roll; `opening` rolls out
+    /// from before the opening roll (equity 0 by symmetry), `initial` from the starting
+    /// position with a player on roll.
     pub position: PositionInput,
     /// Games to play, at least 1 and at most the server's cap (10,000 by default). Default 1296.
     #[serde(default = "default_trials")]
@@ -56,6 +59,10 @@ fn default_true() -> bool {
 pub struct RolloutResponse {
     /// The Position ID rolled out.
     pub position: String,
+    /// The start the request named, as it is named: `opening` (rolled out from before the
+    /// opening roll) or `initial`; null for a position given any other way.
+    #[schema(example = "opening")]
+    pub named: Option<String>,
     /// The policy that played.
     pub policy: String,
     /// Mean outcome probabilities.
@@ -93,7 +100,9 @@ pub async fn post_rollout(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<RolloutRequest>,
 ) -> ApiResult<Json<RolloutResponse>> {
-    let position = request.position.read()?.position;
+    let read = request.position.read()?;
+    let start = read.rollout_start();
+    let (position, named) = (read.position, read.named.map(|n| n.name().to_string()));
     let cap = state.config.limits.max_rollout_trials;
     if !(1..=cap).contains(&request.trials) {
         return Err(ApiError::bad_request(format!("trials must be in 1..={cap}, got {}", request.trials)));
@@ -111,7 +120,7 @@ pub async fn post_rollout(
                 cancel: Some(cancel.clone()),
                 ..RolloutOptions::default()
             };
-            let r = rollout(&position, &policy, &options)?;
+            let r = rollout_game(&Backgammon, start, &policy, &options, None)?;
             if r.trials == 0 {
                 // The time ran out while the job waited behind others: nothing to report.
                 return Err(ApiError::new(
@@ -121,6 +130,7 @@ pub async fn post_rollout(
             }
             Ok(Json(RolloutResponse {
                 position: position.id(),
+                named,
                 policy: request.policy,
                 probabilities: r.probabilities.into(),
                 equity: r.equity,

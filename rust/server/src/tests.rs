@@ -285,6 +285,42 @@ async fn v1_refusals_are_json_400s() {
 }
 
 #[tokio::test]
+async fn opening_is_before_the_opening_roll_and_initial_has_a_player_on_roll() {
+    // With dice, "opening" is the opening roll played: the plays of the initial position.
+    let (status, opening) = post("/v1/plays", json!({"position": "opening", "dice": [3, 1], "ply": 0})).await;
+    let (_, initial) = post("/v1/plays", json!({"position": "initial", "dice": [3, 1], "ply": 0})).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(opening["plays"], initial["plays"]);
+    let refusals = [
+        ("/v1/plays", json!({"position": "opening", "dice": [4, 4]}), "never a double"),
+        ("/v1/evaluate", json!({"position": "opening"}), "\"initial\""),
+        ("/v1/cube", json!({"position": "opening"}), "\"initial\""),
+    ];
+    for (uri, body, words) in refusals {
+        let (status, answer) = post(uri, body.clone()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{uri} {body}");
+        let message = answer["message"].as_str().unwrap();
+        assert!(message.starts_with("position: ") && message.contains(words), "{uri} {body}: {answer}");
+    }
+    // A rollout of "opening" starts before the opening roll and says so.
+    let request = json!({"position": "opening", "trials": 36, "policy": "random", "seed": 4});
+    let (status, rolled) = post("/v1/rollout", request).await;
+    assert_eq!(status, StatusCode::OK, "{rolled}");
+    assert_eq!(rolled["named"], json!("opening"));
+    let (_, from_initial) =
+        post("/v1/rollout", json!({"position": "initial", "trials": 36, "policy": "random", "seed": 4}))
+            .await;
+    assert_eq!(from_initial["named"], json!("initial"));
+    assert_ne!(rolled["equity"], from_initial["equity"]);
+    let (_, by_id) = post(
+        "/v1/rollout",
+        json!({"position": "4HPwATDgc/ABMA", "trials": 36, "policy": "random", "seed": 4}),
+    )
+    .await;
+    assert_eq!((&by_id["named"], &by_id["equity"]), (&Value::Null, &from_initial["equity"]));
+}
+
+#[tokio::test]
 async fn oversized_requests_are_refused_before_any_work() {
     let body = vec![b' '; 64 * 1024 + 1];
     let (status, answer) = send(

@@ -155,8 +155,7 @@ impl Query {
 
     fn dice(&self) -> ApiResult<Dice> {
         let [d1, d2] = dice_params().map(|p| self.int(&p));
-        let (d1, d2) = (d1?.unwrap_or(0) as u8, d2?.unwrap_or(0) as u8);
-        Ok(Dice::new(d1, d2)?)
+        Ok(Dice::from_ints(d1?.unwrap_or(0), d2?.unwrap_or(0))?)
     }
 
     /// `[x_away, o_away]`, or `None` for money play.

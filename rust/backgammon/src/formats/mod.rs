@@ -1,8 +1,9 @@
 //! Interchange formats: GNU Backgammon Position and Match IDs, XGIDs, play notation and `.mat`
-//! match files.
+//! match files, and [`reader`], the one reader of positions as people type them.
 
 pub mod mat;
 pub mod match_id;
 pub mod notation;
 pub mod position_id;
+pub mod reader;
 pub mod xgid;
