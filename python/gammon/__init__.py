@@ -23,6 +23,7 @@ Games and matches enforce the rules, the cube and the Crawford rule; a refused a
 from __future__ import annotations
 
 from gammon._core import (
+    PROBABILITY_NAMES,
     Action,
     Bot,
     CubeAction,
@@ -40,9 +41,12 @@ from gammon._core import (
     Position,
     Probabilities,
     RankedPlay,
+    ReadPosition,
     RolloutResult,
     Server,
     __version__,
+    read_dice,
+    read_position,
 )
 from gammon.batch import legal_plays_batch
 from gammon.batch_rollout import rollout_batch
@@ -66,15 +70,19 @@ __all__ = [
     "InvalidPositionError",
     "Match",
     "MatchEquityTable",
+    "PROBABILITY_NAMES",
     "Play",
     "Position",
     "Probabilities",
     "RankedPlay",
+    "ReadPosition",
     "RolloutResult",
     "Server",
     "__version__",
     "legal_plays_batch",
     "merge_rollouts",
+    "read_dice",
+    "read_position",
     "rollout",
     "rollout_batch",
     "rollout_plays",

@@ -11,8 +11,7 @@ import logging
 from collections.abc import Callable, Iterable
 from typing import Any, Optional
 
-from gammon._core import GammonError, Position, RolloutResult
-from gammon.notation import parse_position
+from gammon._core import GammonError, Position, RolloutResult, read_position
 from gammon.rollouts import merge_rollouts, rollout
 
 ResultCallback = Callable[[int, RolloutResult], None]
@@ -30,9 +29,8 @@ def _start_text(position: Position | str) -> str:
     if isinstance(position, Position):
         return position.id
     if isinstance(position, str):
-        if position.strip().lower() == "opening":
-            return "opening"
-        return parse_position(position).id
+        read = read_position(position)
+        return "opening" if read.named == "opening" else read.position.id
     raise GammonError(f"a position must be a gammon.Position or a string, got {position!r}")
 
 
@@ -40,8 +38,7 @@ def _rollout_chunk(
     start: str, trials: int, seed: int, first_trial: int, policy: str, truncate: int | None, vr: bool
 ) -> RolloutResult:
     """One range of trials of one position; the unit of work of a Ray task (one core each)."""
-    begin: Position | str = start if start == "opening" else Position.from_id(start)
-    return rollout(begin, trials, seed, 1, policy, truncate, vr, first_trial=first_trial)
+    return rollout(start, trials, seed, 1, policy, truncate, vr, first_trial=first_trial)
 
 
 def import_ray() -> Any:
@@ -73,9 +70,10 @@ def rollout_batch(
 ) -> list[RolloutResult]:
     """Roll every position out ``trials`` times with ``seed``; one :class:`RolloutResult` each, in order.
 
-    Positions are :class:`Position` objects, any notation :func:`gammon.notation.parse_position`
-    reads, or ``"opening"``. Each is rolled out exactly as :func:`gammon.rollout` does with the same
-    ``trials``, ``seed``, ``policy``, ``truncate`` and ``variance_reduction``, whatever the backend:
+    Positions are :class:`Position` objects or text :func:`gammon.read_position` reads, where
+    ``"opening"`` is before the opening roll and ``"initial"`` has a player about to roll. Each is
+    rolled out exactly as :func:`gammon.rollout` does with the same ``trials``, ``seed``,
+    ``policy``, ``truncate`` and ``variance_reduction``, whatever the backend:
 
     - ``backend="local"``: one :func:`gammon.rollout` after another, each on ``threads`` cores
       (``None``: all). ``max_std_error`` is allowed here only.
@@ -138,14 +136,13 @@ def _local(
     results = []
     done = 0
     for index, text in enumerate(starts):
-        start: Position | str = text if text == "opening" else Position.from_id(text)
 
         def running(partial: RolloutResult, before: int = done) -> None:
             if progress is not None:
                 progress(before + partial.trials)
 
         result = rollout(
-            start, trials, seed, threads, policy, truncate, vr, max_std_error=max_std_error, progress=running
+            text, trials, seed, threads, policy, truncate, vr, max_std_error=max_std_error, progress=running
         )
         if result.cancelled:
             raise KeyboardInterrupt

@@ -6,20 +6,13 @@ from collections.abc import Callable, Sequence
 from typing import Optional
 
 from gammon import _core
-from gammon._core import Play, Position, RolloutResult
-from gammon.notation import parse_position
+from gammon._core import Play, Position, ReadPosition, RolloutResult, read_position
 
 ProgressCallback = Callable[[RolloutResult], Optional[bool]]
 
 
-def _start(position: Position | str) -> Position | str:
-    if isinstance(position, str):
-        return "opening" if position.strip().lower() == "opening" else parse_position(position)
-    return position
-
-
 def rollout(
-    position: Position | str,
+    position: Position | ReadPosition | str,
     trials: int = 1296,
     seed: int = 0,
     threads: int | None = None,
@@ -33,12 +26,13 @@ def rollout(
 ) -> RolloutResult:
     """Roll ``position`` out ``trials`` times with ``policy`` on both sides (cubeless).
 
-    ``position`` is a :class:`Position` seen from the player about to roll, any notation
-    :func:`gammon.notation.parse_position` reads, or ``"opening"`` (before the opening roll: the
-    first roll is never a double; the result is from one fixed side, so its equity is 0 by
-    symmetry). Trial ``i`` uses dice stream ``i`` of ``seed``, so the result is identical at any
-    ``threads`` (``None``: all cores); ``first_trial`` runs trials ``first_trial ..
-    first_trial + trials`` so parts can be :func:`merge_rollouts`-ed into exactly one run.
+    ``position`` is a :class:`Position` seen from the player about to roll, or what
+    :func:`gammon.read_position` reads: any notation, ``"initial"`` (the starting position, a
+    player about to roll) or ``"opening"`` (before the opening roll: the first roll is never a
+    double; the result is from one fixed side, so its equity is 0 by symmetry). Trial ``i`` uses
+    dice stream ``i`` of ``seed``, so the result is identical at any ``threads`` (``None``: all
+    cores); ``first_trial`` runs trials ``first_trial .. first_trial + trials`` so parts can be
+    :func:`merge_rollouts`-ed into exactly one run.
     ``policy`` is ``"net"`` (the default: the built-in rollout net at 0-ply, with the luck of each
     roll subtracted when ``variance_reduction`` is on; for speed its contact net is narrower than
     the bot's, and it judges only the 8 plays of a roll that a small screen net ranks highest,
@@ -55,7 +49,7 @@ def rollout(
     (360, True)
     """
     return _core.rollout(
-        _start(position),
+        position,
         trials,
         seed,
         threads,
@@ -69,7 +63,7 @@ def rollout(
 
 
 def rollout_plays(
-    position: Position | str,
+    position: Position | ReadPosition | str,
     d1: int,
     d2: int,
     trials: int = 1296,
@@ -81,15 +75,16 @@ def rollout_plays(
 ) -> list[tuple[Play, RolloutResult]]:
     """Every legal play of ``d1``-``d2`` rolled out with the same seed, best first.
 
-    Each result is from the mover's view after the play (the opponent then rolls).
+    Each result is from the mover's view after the play (the opponent then rolls). ``"opening"``
+    is the opening roll played, so a double is refused there.
 
     >>> ranked = rollout_plays("opening", 6, 5, trials=72, seed=3, policy="pubeval")
     >>> len(ranked), ranked[0][1].equity >= ranked[-1][1].equity
     (7, True)
     """
-    start = _start(position)
-    if isinstance(start, str):
-        start = Position.initial()
+    if isinstance(position, str):
+        position = read_position(position)
+    start = position.with_dice(d1, d2) if isinstance(position, ReadPosition) else position
     return _core.rollout_plays(start, d1, d2, trials, seed, threads, policy, truncate, variance_reduction)
 
 

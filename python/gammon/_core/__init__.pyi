@@ -23,10 +23,12 @@ __all__ = [
     "InvalidPositionError",
     "Match",
     "MatchEquityTable",
+    "PROBABILITY_NAMES",
     "Play",
     "Position",
     "Probabilities",
     "RankedPlay",
+    "ReadPosition",
     "RolloutResult",
     "Server",
     "__version__",
@@ -35,10 +37,14 @@ __all__ = [
     "battlegammon",
     "legal_plays_batch",
     "merge_rollouts",
+    "read_dice",
+    "read_position",
     "rollout",
     "rollout_plays",
 ]
 __version__: str
+PROBABILITY_NAMES: tuple[str, str, str, str, str]
+"""The names of the five probabilities, in their order everywhere: win, win_gammon, ..."""
 
 class GammonError(ValueError): ...
 class InvalidPositionError(GammonError): ...
@@ -76,6 +82,27 @@ class Position:
     def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
+class ReadPosition:
+    """A position read by :func:`read_position`, with whatever else its text carried."""
+
+    @property
+    def position(self) -> Position: ...
+    @property
+    def match(self) -> Match | None: ...
+    @property
+    def game(self) -> Game | None: ...
+    @property
+    def dice(self) -> tuple[int, int] | None: ...
+    @property
+    def named(self) -> Literal["opening", "initial"] | None: ...
+    @property
+    def notation(self) -> Literal["position_id", "gnubg_id", "xgid", "xgid_board", "list", "named"]: ...
+    def on_roll(self) -> Position: ...
+    def with_dice(self, d1: int, d2: int) -> Position: ...
+
+def read_position(text: str) -> ReadPosition: ...
+def read_dice(text: str) -> tuple[int, int]: ...
 @final
 class Play:
     """A legal play: its moves and the position it leads to, still seen from the mover."""
@@ -446,7 +473,7 @@ class RolloutResult:
     def __reduce__(self) -> tuple[object, tuple[object, ...]]: ...
 
 def rollout(
-    position: Position | str,
+    position: Position | ReadPosition | str,
     trials: int = 1296,
     seed: int = 0,
     threads: int | None = None,

@@ -8,9 +8,8 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from gammon._core import GammonError, Position, RolloutResult
+from gammon._core import PROBABILITY_NAMES, GammonError, RolloutResult, read_dice, read_position
 from gammon.cli.results import result_dict
-from gammon.notation import parse_dice, parse_position
 from gammon.rollouts import rollout, rollout_plays
 
 if TYPE_CHECKING:
@@ -22,8 +21,9 @@ RULE_HELP = "a Battlegammon rule option, e.g. turn_cap=200 or maximize_dice=1 (r
 
 
 def _plays(args: argparse.Namespace) -> int:
-    position = parse_position(args.position)
-    d1, d2 = parse_dice(args.dice)
+    read = read_position(args.position)
+    d1, d2 = read_dice(args.dice)
+    position = read.with_dice(d1, d2)
     plays = position.legal_plays(d1, d2)
     if args.json:
         print(
@@ -169,15 +169,15 @@ def _rollout(args: argparse.Namespace) -> int:
     if args.rule:
         raise GammonError("--rule is for Battlegammon rollouts (--game battlegammon)")
     args.position = args.position or "opening"
-    start: Position | str = "opening" if args.position.lower() == "opening" else parse_position(args.position)
+    start = read_position(args.position)
     common = {"trials": args.trials, "seed": args.seed, "threads": args.threads, "policy": args.policy}
     if args.truncate is not None:
         common["truncate"] = args.truncate
     console = Console(stderr=True)
     if args.plays:
-        d1, d2 = parse_dice(args.plays)
+        d1, d2 = read_dice(args.plays)
         with console.status(f"rolling out every play of {d1}{d2} ({args.trials} trials each)..."):
-            ranked = rollout_plays(start, d1, d2, **common)  # type: ignore[arg-type]
+            ranked = rollout_plays(start.with_dice(d1, d2), d1, d2, **common)  # type: ignore[arg-type]
         if args.json:
             plays = [{"play": str(p), **result_dict(r)} for p, r in ranked]
             print(json.dumps({"dice": [d1, d2], "plays": plays}))
@@ -206,22 +206,18 @@ def _rollout(args: argparse.Namespace) -> int:
 
         result = rollout(start, max_std_error=args.max_std_error, progress=progress, **common)  # type: ignore[arg-type]
     if args.json:
-        print(json.dumps({"position": args.position, **result_dict(result)}))
+        print(json.dumps({"position": args.position, "named": start.named, **result_dict(result)}))
         return 0
     table = Table(title=f"Rollout of {args.position} ({args.policy}, seed {args.seed})")
     for column in ("", "win", "win gammon", "win bg", "lose", "lose gammon", "lose bg", "equity"):
         table.add_column(column, justify="right")
     e = result.std_errors
-    values = [result.win, result.win_gammon, result.win_backgammon, 1 - result.win]
-    values += [result.lose_gammon, result.lose_backgammon]
-    errors = [
-        e["win"],
-        e["win_gammon"],
-        e["win_backgammon"],
-        e["win"],
-        e["lose_gammon"],
-        e["lose_backgammon"],
-    ]
+    # The columns: the three wins, then "lose" (1 - win, so its standard error is win's), then the
+    # two losses.
+    names = [*PROBABILITY_NAMES[:3], PROBABILITY_NAMES[0], *PROBABILITY_NAMES[3:]]
+    values = [getattr(result, name) for name in names]
+    values[3] = 1 - values[3]
+    errors = [e[name] for name in names]
     table.add_row("value", *(f"{v:.4f}" for v in values), f"{result.equity:+.4f}")
     table.add_row("± s.e.", *(f"{v:.4f}" for v in errors), f"{result.std_error:.4f}")
     out = Console()
@@ -301,7 +297,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     plays = sub.add_parser("plays", help="list the legal plays of a roll")
     plays.add_argument(
-        "position", nargs="?", default="opening", help="Position ID, PositionID:MatchID, XGID or 'opening'"
+        "position",
+        nargs="?",
+        default="opening",
+        help="Position ID, PositionID:MatchID, XGID, 26 ints, 'initial' or 'opening' (default: the "
+        "opening roll played; never a double)",
     )
     plays.add_argument("dice", nargs="?", default="31", help="the roll, e.g. 31 or 3-1 (default 31)")
     plays.add_argument("--json", action="store_true", help="machine-readable output")
@@ -332,7 +332,8 @@ def build_parser() -> argparse.ArgumentParser:
         "position",
         nargs="?",
         default=None,
-        help="Position ID, PositionID:MatchID, XGID or 'opening' (default); for Battlegammon its "
+        help="Position ID, PositionID:MatchID, XGID, 26 ints, 'initial' (a player on roll) or 'opening' "
+        "(default: before the opening roll); for Battlegammon its "
         "position ID or 'initial' (default)",
     )
     roll.add_argument("--game", choices=GAMES, default="backgammon", help="the game (default backgammon)")

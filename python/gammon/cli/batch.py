@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
-from gammon._core import GammonError, Position, RolloutResult
+from gammon._core import GammonError, RolloutResult, read_position
 from gammon.batch_rollout import _start_text, import_ray, rollout_batch
 from gammon.cli.results import result_dict
 
@@ -62,12 +62,9 @@ def _finished(path: Path, settings: dict[str, Any]) -> set[str]:
 
 
 def _record(text: str, result: RolloutResult, settings: dict[str, Any]) -> str:
-    position_id = _start_text(text)
-    if position_id == "opening":
-        position_id = Position.initial().id
-    return json.dumps(
-        {"input": text, "position_id": position_id, "settings": settings, **result_dict(result)}
-    )
+    read = read_position(text)
+    record = {"input": text, "position_id": read.position.id, "named": read.named, "settings": settings}
+    return json.dumps({**record, **result_dict(result)})
 
 
 def rollout_file(args: argparse.Namespace) -> int:
@@ -77,7 +74,7 @@ def rollout_file(args: argparse.Namespace) -> int:
 
     if args.plays:
         raise GammonError("--batch and --plays do not go together")
-    if (args.position or "opening").lower() != "opening":
+    if args.position is not None:
         raise GammonError("--batch reads the positions from its file; give no POSITION")
     if args.ray is not None:
         import_ray()

@@ -11,19 +11,26 @@ from __future__ import annotations
 import argparse
 import json
 
-from gammon._core import Bot, CubeAction, CubeContext, Probabilities, RankedPlay
-from gammon.notation import Situation, parse_dice, parse_situation
-
-PROBABILITIES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
-"""The names of the five cumulative probabilities, as :class:`gammon.Probabilities` has them."""
+from gammon._core import (
+    PROBABILITY_NAMES,
+    Bot,
+    CubeAction,
+    CubeContext,
+    Position,
+    Probabilities,
+    RankedPlay,
+    ReadPosition,
+    read_dice,
+    read_position,
+)
 
 
 def probabilities(e: Probabilities) -> dict[str, float]:
     """The five cumulative probabilities of an evaluation, by name."""
-    return {name: getattr(e, name) for name in PROBABILITIES}
+    return {name: getattr(e, name) for name in PROBABILITY_NAMES}
 
 
-def describe(situation: Situation) -> str:
+def describe(situation: ReadPosition) -> str:
     """Who is on roll, at what score and with what cube, in a few words."""
     match, game = situation.match, situation.game
     if match is None or game is None:
@@ -41,31 +48,33 @@ def describe(situation: Situation) -> str:
     return f"{kind}, cube {game.cube_value} {owner}"
 
 
-def context(situation: Situation) -> CubeContext | None:
+def context(situation: ReadPosition) -> CubeContext | None:
     """The cube and score the ID carried; None for a bare Position ID (cubeless money)."""
     return None if situation.game is None else CubeContext.from_game(situation.game)
 
 
 def hint(args: argparse.Namespace) -> int:
     """Runs ``gammon hint`` with parsed arguments; the exit status."""
-    situation = parse_situation(args.position)
-    dice = parse_dice(" ".join(args.dice)) if args.dice else situation.dice
+    situation = read_position(args.position)
+    dice = read_dice(" ".join(args.dice)) if args.dice else situation.dice
     bot = Bot(ply=args.ply)
     if dice is None:
-        return _cube(args, situation, bot)
-    return _plays(args, situation, bot, dice)
+        return _cube(args, situation, situation.on_roll(), bot)
+    return _plays(args, situation, situation.with_dice(*dice), bot, dice)
 
 
-def _plays(args: argparse.Namespace, situation: Situation, bot: Bot, dice: tuple[int, int]) -> int:
+def _plays(
+    args: argparse.Namespace, situation: ReadPosition, position: Position, bot: Bot, dice: tuple[int, int]
+) -> int:
     ctx = context(situation)
-    ranked = bot.rank_plays(situation.position, *dice, context=ctx)
+    ranked = bot.rank_plays(position, *dice, context=ctx)
     measure = "cubeless money equity" if ctx is None else "cubeful equity in this cube and score context"
     shown = ranked[: args.top] if args.top else ranked
     best = ranked[0].equity
     if args.json:
         data = {
             "input": args.position,
-            "position": situation.position.id,
+            "position": position.id,
             "context": describe(situation),
             "dice": list(dice),
             "ply": bot.ply,
@@ -109,8 +118,7 @@ def _play_dict(rank: int, r: RankedPlay, best: float) -> dict[str, object]:
     }
 
 
-def _cube(args: argparse.Namespace, situation: Situation, bot: Bot) -> int:
-    position = situation.position
+def _cube(args: argparse.Namespace, situation: ReadPosition, position: Position, bot: Bot) -> int:
     action = bot.cube_action(position, context(situation) or CubeContext.money())
     evaluation = bot.evaluate(position)
     if args.json:

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from gammon._core import RolloutResult
+from gammon._core import PROBABILITY_NAMES, RolloutResult
 
 
 def result_dict(r: RolloutResult) -> dict[str, object]:
     """Every figure of ``r`` under its attribute name, ready for ``json.dumps``."""
     return {
-        "win": r.win,
-        "win_gammon": r.win_gammon,
-        "win_backgammon": r.win_backgammon,
-        "lose_gammon": r.lose_gammon,
-        "lose_backgammon": r.lose_backgammon,
+        **{name: getattr(r, name) for name in PROBABILITY_NAMES},
         "equity": r.equity,
         "std_error": r.std_error,
         "std_errors": r.std_errors,

@@ -48,8 +48,18 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TextIO
 
-from gammon._core import Bot, CubeAction, CubeContext, Game, GammonError, Play, Position, __version__
-from gammon.notation import is_xgid, parse_situation
+from gammon._core import (
+    Bot,
+    CubeAction,
+    CubeContext,
+    Game,
+    GammonError,
+    Play,
+    Position,
+    __version__,
+    read_dice,
+    read_position,
+)
 
 NAME = f"gammon {__version__}"
 """The engine's name in ``id name``."""
@@ -255,21 +265,32 @@ class Engine:
         kind, text = args
         if kind not in ("gnubgid", "xgid"):
             raise UbgiError(UNSUPPORTED, f"position {kind} (gnubgid and xgid are)")
-        if is_xgid(text) != (kind == "xgid"):
-            raise UbgiError(BAD_VALUE, f"position {text!r} is not written as a {kind}")
         try:
-            situation = parse_situation(text)
+            read = read_position(text)
         except GammonError as e:
             raise UbgiError(BAD_VALUE, f"position {e}") from None
-        self.position, self.game, self.dice = situation.position, situation.game, situation.dice
+        # A named start is taken under either keyword; a list of ints under neither.
+        keyword = {"position_id": "gnubgid", "gnubg_id": "gnubgid", "xgid": "xgid", "xgid_board": "xgid"}
+        if keyword.get(read.notation, kind if read.named else None) != kind:
+            raise UbgiError(BAD_VALUE, f"position {text!r} is not written as a {kind}")
+        try:
+            position = read.on_roll()
+        except GammonError as e:
+            raise UbgiError(BAD_VALUE, f"position {e}") from None
+        self.position, self.game, self.dice = position, read.game, read.dice
 
     def _dice(self, args: list[str]) -> None:
         if len(args) != 2:
             raise UbgiError(BAD_COMMAND, "expected: dice <d1> <d2>")
-        if not all(a in ("1", "2", "3", "4", "5", "6") for a in args):
-            raise UbgiError(BAD_VALUE, f"dice must_be 1..6, not {' '.join(args)}")
+        try:
+            # One die a word: "dice 31 4" must not pass as the roll 3-1-4.
+            if any(len(a) != 1 for a in args):
+                raise GammonError
+            dice = read_dice(" ".join(args))
+        except GammonError:
+            raise UbgiError(BAD_VALUE, f"dice must_be 1..6, not {' '.join(args)}") from None
         self._need_position()
-        self.dice = (int(args[0]), int(args[1]))
+        self.dice = dice
 
     def _need_position(self) -> Position:
         if self.position is None:
