@@ -5,13 +5,16 @@
 
 use crate::args::{self, dice_pair, dice_tuple};
 use crate::errors::{GammonError, IntoPy};
-use crate::match_play::Match;
 use crate::position::{Play, Position};
 use gammon_backgammon::{
     Action as EngineAction, CubeRules, EndReason, Game as EngineGame, Phase, Result as EngineResult,
     ResultKind,
 };
 use pyo3::prelude::*;
+
+// A match's games are handles on it (`Source::InMatch`), so the match lives beside them.
+mod match_play;
+pub use match_play::Match;
 
 /// Where a game lives: in the Python object, or in a match (game `index` of it).
 enum Source {
@@ -425,5 +428,5 @@ impl Action {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Game>()?;
     m.add_class::<Action>()?;
-    Ok(())
+    match_play::register(m)
 }

@@ -73,7 +73,8 @@ impl ReadPosition {
 
     fn __repr__(&self) -> String {
         let named = self.inner.named.map(|n| format!(", named='{}'", n.name())).unwrap_or_default();
-        let dice = self.inner.dice().map(|d| format!(", dice=({}, {})", d.high(), d.low())).unwrap_or_default();
+        let dice =
+            self.inner.dice().map(|d| format!(", dice=({}, {})", d.high(), d.low())).unwrap_or_default();
         format!(
             "ReadPosition(position='{}', notation='{}'{named}{dice})",
             self.inner.position.id(),

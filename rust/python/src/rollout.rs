@@ -6,7 +6,8 @@ use crate::position::{dice, Play, Position};
 use crate::reader::ReadPosition;
 use gammon_backgammon::{read_position, Backgammon, Position as EnginePosition};
 use gammon_bot::rollout::{
-    merge, rollout_game, Moments, Progress, RolloutOptions, RolloutResult as EngineResult, RolloutSums, Start,
+    merge, rollout_game, Moments, Progress, RolloutOptions, RolloutResult as EngineResult, RolloutSums,
+    Start, VALUES,
 };
 use gammon_bot::BuiltinPolicy;
 use pyo3::exceptions::PyKeyboardInterrupt;
@@ -51,7 +52,6 @@ impl RolloutResult {
     fn lose_backgammon(&self) -> f64 {
         self.inner.probabilities.lose_backgammon
     }
-    /// Cubeless equity per unit cube.
     /// The five probabilities together, as `Bot.evaluate` and `RankedPlay.probabilities` give
     /// them (their `equity` is computed from the five, which with variance reduction may differ
     /// slightly from this result's own `equity`).
@@ -59,6 +59,7 @@ impl RolloutResult {
     fn probabilities(&self) -> Probabilities {
         Probabilities { inner: self.inner.probabilities }
     }
+    /// Cubeless equity per unit cube.
     #[getter]
     fn equity(&self) -> f64 {
         self.inner.equity
@@ -190,8 +191,9 @@ pub fn reduce<'py>(
 pub fn from_state(state: ResultState) -> PyResult<EngineResult> {
     let (trials, plain, reduced, vr, seed, first_trial, (setup, seconds, cancelled, converged)) = state;
     let moments = |(sum, sum_sq): MomentsState| -> PyResult<Moments> {
-        let six = |v: Vec<i128>| -> PyResult<[i128; 6]> {
-            v.try_into().map_err(|_| GammonError::new_err("a pickled rollout result needs 6 sums"))
+        let all = |v: Vec<i128>| -> PyResult<[i128; VALUES]> {
+            v.try_into()
+                .map_err(|_| GammonError::new_err(format!("a pickled rollout result needs {VALUES} sums")))
         };
         Ok(Moments { sum: all(sum)?, sum_sq: all(sum_sq)? })
     };

@@ -97,4 +97,3 @@ async fn wrong_method(request: Request) -> ApiError {
     let message = format!("{} does not take {}; see /openapi.json", request.uri().path(), request.method());
     ApiError::new(StatusCode::METHOD_NOT_ALLOWED, message)
 }
-

@@ -1,8 +1,8 @@
 //! `POST /v1/battlegammon/plays` and `POST /v1/battlegammon/best-play`: the Battlegammon bot.
 
-use crate::app::{AppState, JsonBody};
 use crate::error::{ApiError, ApiResult, ErrorMessage};
 use crate::input::DiceInput;
+use crate::state::{AppState, JsonBody};
 use axum::extract::State;
 use axum::Json;
 use gammon_battlegammon::{Bot, Play, Position, Rules};

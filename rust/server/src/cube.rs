@@ -1,10 +1,10 @@
 //! `POST /v1/cube`: the cube action of the player on roll, before rolling.
 
-use crate::app::{AppState, JsonBody};
 use crate::context::{ContextFields, ContextView, CubeInput, MatchInput, MoneyInput};
 use crate::error::{ApiError, ApiResult, ErrorMessage};
 use crate::input::{self, PositionInput};
 use crate::probabilities::Outcome;
+use crate::state::{AppState, JsonBody};
 use axum::extract::State;
 use axum::Json;
 use gammon_bot::search::Bot;

@@ -1,9 +1,9 @@
 //! `POST /v1/evaluate`: the bot's view of a position before the roll.
 
-use crate::app::{AppState, JsonBody};
 use crate::error::{ApiResult, ErrorMessage};
 use crate::input::{self, PositionInput};
 use crate::probabilities::Outcome;
+use crate::state::{AppState, JsonBody};
 use axum::extract::State;
 use axum::Json;
 use gammon_bot::search::Bot;

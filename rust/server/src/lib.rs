@@ -44,11 +44,11 @@ pub mod wildbg;
 pub mod work;
 
 pub use app::router;
-pub use state::AppState;
 pub use config::{Config, Limits};
 pub use error::{ApiError, ErrorMessage};
 pub use openapi::ApiDoc;
 pub use serve::{serve, Server, StartError};
+pub use state::AppState;
 
 #[cfg(test)]
 mod tests;

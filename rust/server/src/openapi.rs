@@ -1,6 +1,6 @@
 //! The OpenAPI description of every endpoint, served at `GET /openapi.json`, and `GET /health`.
 
-use crate::app::AppState;
+use crate::state::AppState;
 use crate::{battlegammon, cube, evaluate, plays, rollout, wildbg};
 use axum::extract::State;
 use axum::http::header;

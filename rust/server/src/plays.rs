@@ -1,11 +1,11 @@
 //! `POST /v1/plays` and `POST /v1/best-play`: the bot's ranking of every legal play of a roll,
 //! for a position in any notation.
 
-use crate::app::{AppState, JsonBody};
 use crate::context::{ContextFields, ContextView, CubeInput, MatchInput, MoneyInput};
 use crate::error::{ApiResult, ErrorMessage};
 use crate::input::{self, DiceInput, PositionInput};
 use crate::probabilities::Outcome;
+use crate::state::{AppState, JsonBody};
 use axum::extract::State;
 use axum::Json;
 use gammon_backgammon::{Dice, Position};

@@ -1,9 +1,9 @@
 //! `POST /v1/rollout`: a bounded Monte Carlo rollout of a position, cubeless.
 
-use crate::app::{AppState, JsonBody};
 use crate::error::{ApiError, ApiResult, ErrorMessage};
 use crate::input::PositionInput;
 use crate::probabilities::Outcome;
+use crate::state::{AppState, JsonBody};
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;

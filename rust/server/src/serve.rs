@@ -2,8 +2,8 @@
 //! on its own threads that callers (the Python binding, tests) start and stop.
 
 use crate::app::router;
-use crate::state::AppState;
 use crate::config::{Config, Limits};
+use crate::state::AppState;
 use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;

@@ -1,8 +1,9 @@
 //! The application called in-process through its router, without a socket: each endpoint against
 //! the engine called directly, and every refusal.
 
-use crate::app::{router, routes, AppState};
+use crate::app::{router, routes};
 use crate::config::{Config, Limits};
+use crate::state::AppState;
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use gammon_backgammon::{pos, Dice, Position};

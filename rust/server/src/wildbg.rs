@@ -5,9 +5,9 @@
 //! refusal is a JSON 400 naming the parameter at fault, and so that the OpenAPI description is
 //! generated from the same table the reader uses.
 
-use crate::app::AppState;
 use crate::error::{ApiError, ApiResult, ErrorMessage};
 use crate::probabilities::WildbgProbabilities;
+use crate::state::AppState;
 use axum::extract::{RawQuery, State};
 use axum::Json;
 use gammon_backgammon::{Dice, Position};

@@ -1,8 +1,8 @@
 //! `Match` for Python: a match to N points with the Crawford rule, or a money session (length 0).
 
+use super::{cube_rules, Game};
 use crate::args;
 use crate::errors::IntoPy;
-use crate::game::{cube_rules, Game};
 use gammon_backgammon::Match as EngineMatch;
 use pyo3::prelude::*;
 
