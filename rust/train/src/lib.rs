@@ -20,3 +20,15 @@ pub mod report;
 pub mod selfplay;
 pub mod td;
 pub mod traces;
+
+/// Defines the test every program has: its `clap` definition is consistent (no flag defined
+/// twice, defaults that parse, and so on), which clap checks only when asked.
+#[macro_export]
+macro_rules! command_line_test {
+    ($options:ty) => {
+        #[test]
+        fn the_command_line_is_consistent() {
+            <$options as clap::CommandFactory>::command().debug_assert();
+        }
+    };
+}

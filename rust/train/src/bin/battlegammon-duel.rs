@@ -116,12 +116,9 @@ fn main() {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
 
-    #[test]
-    fn the_command_line_is_consistent() {
-        Options::command().debug_assert();
-    }
+    gammon_train::command_line_test!(Options);
+
     #[test]
     fn duels_are_named_after_the_seed() {
         let o = Options::try_parse_from(["battlegammon-duel", "10", "7", "depth1", "backgammon"]).unwrap();

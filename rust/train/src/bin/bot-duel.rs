@@ -125,12 +125,8 @@ fn main() {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
 
-    #[test]
-    fn the_command_line_is_consistent() {
-        Options::command().debug_assert();
-    }
+    gammon_train::command_line_test!(Options);
     #[test]
     fn the_arguments_stay_positional() {
         let o = Options::try_parse_from(["bot-duel", "timing", "0", "0", "0", "net.bin"]).unwrap();

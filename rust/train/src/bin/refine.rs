@@ -368,12 +368,8 @@ fn main() {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
 
-    #[test]
-    fn the_command_line_is_consistent() {
-        Options::command().debug_assert();
-    }
+    gammon_train::command_line_test!(Options);
 
     #[test]
     fn labels_and_data_files_parse() {

@@ -117,10 +117,6 @@ fn main() {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
 
-    #[test]
-    fn the_command_line_is_consistent() {
-        Options::command().debug_assert();
-    }
+    gammon_train::command_line_test!(Options);
 }

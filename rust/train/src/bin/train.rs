@@ -284,12 +284,8 @@ fn main() {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
 
-    #[test]
-    fn the_command_line_is_consistent() {
-        Options::command().debug_assert();
-    }
+    gammon_train::command_line_test!(Options);
 
     #[test]
     fn flags_not_given_stay_unset_for_a_resumed_run() {
