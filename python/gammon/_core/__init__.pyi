@@ -103,6 +103,7 @@ class ReadPosition:
 
 def read_position(text: str) -> ReadPosition: ...
 def read_dice(text: str) -> tuple[int, int]: ...
+
 @final
 class Play:
     """A legal play: its moves and the position it leads to, still seen from the mover."""
