@@ -367,11 +367,13 @@ def python_graph(package: Path, root: Path) -> Graph:
     for p in sorted(package.rglob("*")):
         parts = p.relative_to(package.parent).parts
         stem = p.name.split(".")[0]
+        # A package's own module is its folder: ``foo/__init__.py``, or ``foo/__init__.pyi`` for a
+        # compiled package described by a stub package.
+        dotted = parts[:-1] if stem == "__init__" else parts[:-1] + (stem,)
         if p.suffix == ".py":
-            dotted = parts[:-1] if stem == "__init__" else parts[:-1] + (stem,)
             names[".".join(dotted)] = p
         elif p.suffix in (".pyi", ".so", ".pyd"):
-            compiled.add(".".join(parts[:-1] + (stem,)))
+            compiled.add(".".join(dotted))
 
     def target_of(dotted: str) -> str | None:
         """The module with a file that importing ``dotted`` depends on, if any."""
