@@ -489,3 +489,14 @@ def test_the_bot_gives_the_same_plays_from_several_threads():
     with ThreadPoolExecutor(4) as pool:
         together = list(pool.map(lambda job: bot.best_play(job[0], *job[1]), jobs))
     assert together == alone
+
+
+def test_positions_are_read_by_the_engine_reader():
+    read_position = bg.read_position
+    p = Position.initial().legal_plays(4, 2)[0].position
+    assert read_position(p.id) == p
+    assert read_position(" INITIAL ") == Position.initial()
+    with pytest.raises(InvalidPositionError, match="empty string"):
+        read_position("  ")
+    with pytest.raises(InvalidPositionError, match="ID"):
+        read_position("not an id")

@@ -83,7 +83,9 @@ CYCLIC_CRATE = {
 
 CLEAN_PACKAGE = {
     "python/pkg/__init__.py": "from pkg.core import run\nfrom . import shapes\n",
-    "python/pkg/core.py": "from pkg import _native\nfrom pkg.shapes import Square\nfrom pkg._compiled import f\n",
+    "python/pkg/core.py": (
+        "from pkg import _native\nfrom pkg.shapes import Square\nfrom pkg._compiled import f\n"
+    ),
     # A compiled module described by a stub package: a module of its own, not its parent package.
     "python/pkg/_compiled/__init__.pyi": "def f() -> None: ...\n",
     "python/pkg/shapes.py": "from ._native import area\n",

@@ -34,9 +34,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Literal, Optional
 
-from gammon._core import GammonError
 from gammon._core import battlegammon as _native
-from gammon._core.battlegammon import Bot, Game, Play, Position, RolloutResult
+from gammon._core.battlegammon import Bot, Game, Play, Position, RolloutResult, read_position
 
 Side = Literal["white", "black"]
 """A side as the API names it."""
@@ -45,13 +44,9 @@ ProgressCallback = Callable[[RolloutResult], Optional[bool]]
 
 
 def parse_position(text: str) -> Position:
-    """A position from its ID, or ``"initial"`` for the setup of the rules."""
-    text = text.strip()
-    if text.lower() == "initial":
-        return Position.initial()
-    if not text:
-        raise GammonError("a Battlegammon position is an ID (Position.id) or 'initial'; got an empty string")
-    return Position.from_id(text)
+    """A position from its ID, or ``"initial"`` for the setup of the rules (the engine's reader,
+    :func:`read_position`)."""
+    return read_position(text)
 
 
 def rollout(
@@ -108,5 +103,6 @@ __all__ = [
     "Side",
     "merge_rollouts",
     "parse_position",
+    "read_position",
     "rollout",
 ]

@@ -11,6 +11,7 @@ __all__ = [
     "RolloutResult",
     "_rollout_result_from_state",
     "merge_rollouts",
+    "read_position",
     "rollout",
 ]
 
@@ -143,3 +144,4 @@ def rollout(
     progress: Callable[[RolloutResult], bool | None] | None = None,
     **rule_options: bool | int,
 ) -> RolloutResult: ...
+def read_position(text: str) -> Position: ...

@@ -106,6 +106,31 @@ impl Position {
     }
 }
 
+/// Reads a Battlegammon position as people and clients write it: an ID ([`Position::id`]) or
+/// `initial` (any case), the setup of the rules with Black to move; surrounding spaces are
+/// ignored. The one reader behind the command line, Python and the HTTP backend. Battlegammon IDs
+/// hold a `:`, so they are never given to backgammon's reader.
+///
+/// ```
+/// use gammon_battlegammon::{read_position, Position};
+/// assert_eq!(read_position(" Initial ").unwrap(), Position::initial());
+/// let p = Position::initial();
+/// assert_eq!(read_position(&p.id()).unwrap(), p);
+/// assert!(read_position("").is_err());
+/// ```
+pub fn read_position(text: &str) -> Result<Position> {
+    let text = text.trim();
+    if text.eq_ignore_ascii_case("initial") {
+        Ok(Position::initial())
+    } else if text.is_empty() {
+        Err(Error::InvalidPosition(
+            "a Battlegammon position is an ID (Position.id) or 'initial'; got an empty string".into(),
+        ))
+    } else {
+        Position::from_id(text)
+    }
+}
+
 fn read_tokens(text: &str, field: u8) -> Result<Vec<Side>> {
     text.chars()
         .map(|c| {

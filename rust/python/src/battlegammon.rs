@@ -53,6 +53,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     sub.add_class::<BgPlay>()?;
     sub.add_class::<game::BgGame>()?;
     sub.add_class::<bot::BgBot>()?;
+    sub.add_function(wrap_pyfunction!(position::read_position, &sub)?)?;
     rollout::register(&sub)?;
     m.add("battlegammon", &sub)?;
     py.import("sys")?.getattr("modules")?.set_item("gammon._core.battlegammon", &sub)?;

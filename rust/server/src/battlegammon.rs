@@ -5,7 +5,7 @@ use crate::input::DiceInput;
 use crate::state::{AppState, JsonBody};
 use axum::extract::State;
 use axum::Json;
-use gammon_battlegammon::{Bot, Play, Position, Rules};
+use gammon_battlegammon::{read_position, Bot, Play, Position, Rules};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
@@ -70,12 +70,8 @@ pub struct BattlegammonBestResponse {
 
 /// The position, the roll and the bot the request names.
 fn read(request: &BattlegammonRequest) -> ApiResult<(Position, gammon_backgammon::Dice, Bot)> {
-    let position = match request.position.trim() {
-        "initial" => Position::initial(),
-        id => {
-            Position::from_id(id).map_err(|e| ApiError::bad_request(format!("position: {}", e.message())))?
-        }
-    };
+    let position = read_position(&request.position)
+        .map_err(|e| ApiError::bad_request(format!("position: {}", e.message())))?;
     let dice = request.dice.read()?;
     let mut rules = Rules::default();
     for (name, &value) in &request.rules {

@@ -145,3 +145,9 @@ impl BgPlay {
         format!("Play('{}')", self.inner.notation())
     }
 }
+
+/// Reads a Battlegammon position as people write it: an ID (`Position.id`) or `"initial"`.
+#[pyfunction]
+pub fn read_position(text: &str) -> PyResult<BgPosition> {
+    Ok(BgPosition { inner: gammon_battlegammon::read_position(text).py_err()? })
+}
