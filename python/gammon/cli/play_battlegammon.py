@@ -4,8 +4,11 @@ You play Black (you move first, from field 24 down towards field 1); the engine'
 :class:`gammon.battlegammon.Bot` plays White. The board is drawn with ``str(position)`` after
 every turn. Type a play as its token moves, ``from/to from/to`` in the order played (``16/12
 19/17``; one move when the roll cannot be played in full, or when the first move already wins),
-or the number of a play listed by ``?``; ``quit`` stops at any prompt. A roll that cannot be
-played at all, and a roll with a single legal play, are played for you.
+or the number of a play listed by ``?`` (in columns, a page at a time: ``? more``, ``? all``).
+``hint`` ranks the plays of your roll by the bot's equity, ``help`` lists the commands and ``quit``
+stops. A roll that cannot be played at all, and a roll with a single legal play, are played for you.
+The game's end says why it ended: which winning condition was met, or a draw (a deadlock, or the
+turn cap).
 """
 
 from __future__ import annotations
@@ -14,9 +17,18 @@ import random
 
 from gammon._core import GammonError
 from gammon.battlegammon import Bot, Game, Play
-from gammon.cli.play import Quit, ask, pick_listed
+from gammon.cli.play import BOT_NAME, PlayList, Quit, ask, capitalised, show_commands
 
 YOU, BOT = "black", "white"
+HINT_TOP = 8  # plays shown by hint: the candidates the bot searches to its full depth by default
+COMMANDS = [
+    ("16/12 19/17", "a play as from/to token moves, in the order played"),
+    ("N", "the play numbered N by ?"),
+    ("?, ? more, ? all", "the legal plays a page at a time, the next page, or every play"),
+    ("hint", "the bot's ranking of the plays of your roll"),
+    ("help", "these commands"),
+    ("quit", "stop the game"),
+]
 
 
 def parse_moves(text: str) -> list[tuple[int, int]]:
@@ -35,23 +47,48 @@ def parse_moves(text: str) -> list[tuple[int, int]]:
 class Session:
     """One game between the player at the terminal and the bot."""
 
-    def __init__(self, seed: int, rule_options: dict[str, int]) -> None:
+    def __init__(self, seed: int, rule_options: dict[str, int], bot_name: str = BOT_NAME) -> None:
         self.game = Game(seed=seed, **rule_options)
         self.bot = Bot(**rule_options)
+        self.name = bot_name
+
+    def hint(self, dice: tuple[int, int]) -> None:
+        """The bot's ranking of the plays of your roll, best first, with equities (win minus lose)."""
+        ranked = self.bot.rank_plays(self.game.position, *dice)
+        best = ranked[0][1]
+        print(f"Plays of {dice[0]}-{dice[1]}, ranked by the bot at {self.bot.ply}-ply:")
+        width = max(len(str(p)) for p, _ in ranked[:HINT_TOP])
+        for rank, (play, equity) in enumerate(ranked[:HINT_TOP], 1):
+            diff = "" if rank == 1 else f"  {equity - best:+.4f}"
+            print(f"  {rank:3d}. {str(play):<{width}}  {equity:+.4f}{diff}")
+        if len(ranked) > HINT_TOP:
+            print(f"  ({len(ranked) - HINT_TOP} more plays)")
 
     def your_play(self, dice: tuple[int, int], plays: list[Play]) -> None:
+        """The play prompt: a play typed as token moves or picked from the list."""
         roll = f"{dice[0]}-{dice[1]}"
         if len(plays) == 1:
             played = self.game.play(plays[0])
             print(f"You roll {roll}: the only play is {played}.")
             return
         print(f"You roll {roll}.")
+        listed = PlayList(plays)
         while True:
-            text = ask(f"your play ({roll}, ? lists them): ")
+            text = ask(f"your play ({roll}; ? lists them, help): ")
             try:
-                if text.lower() == "quit":
+                word = text.lower()
+                if word == "quit":
                     raise Quit("you quit")
-                answered, picked = pick_listed(text, plays)
+                if word == "help":
+                    show_commands(COMMANDS)
+                    continue
+                if word == "hint":
+                    self.hint(dice)
+                    continue
+                if word.startswith("resign"):
+                    print("  Battlegammon has no resignation; quit stops the game")
+                    continue
+                answered, picked = listed.answer(text)
                 if picked is not None:
                     played = self.game.play(picked)
                 elif answered:
@@ -64,15 +101,44 @@ class Session:
                 print(f"  {e}")
 
     def bot_play(self, dice: tuple[int, int]) -> None:
+        """The bot's roll and play."""
         play = self.bot.best_play(self.game.position, *dice)
         played = self.game.play(play)
-        print(f"The bot rolls {dice[0]}-{dice[1]} and plays {played}.")
+        print(f"{capitalised(self.name)} rolls {dice[0]}-{dice[1]} and plays {played}.")
+
+    def ending(self) -> str:
+        """Why the game ended: the winning condition met, or the kind of draw."""
+        game = self.game
+        if game.winner is None:
+            cap = game.rules.get("turn_cap")
+            if isinstance(cap, int) and game.turns >= cap:
+                return f"The game is drawn: it reached the turn cap of {cap} turns."
+            return f"The game is drawn after {game.turns} turns: neither side can move under any roll."
+        who = "You win" if game.winner == YOU else f"{capitalised(self.name)} wins"
+        return f"{who}: {self.condition(game.winner)}."
+
+    def condition(self, side: str) -> str:
+        """The winning condition ``side`` met, read off the engine's count of its tokens in the goal
+        and on the opponent's colour (the last lines of the board's diagram)."""
+        lines = str(self.game.position).splitlines()
+        counts = next(line for line in lines if line.lower().startswith(f"{side}:"))
+        # "Black: 8 on White's colour, 1 in the goal (field 1)"
+        on_colour, _, rest = counts.partition(":")[2].partition(" on ")
+        in_goal = rest.partition(", ")[2].split()[0]
+        opponent = rest.split("'")[0]
+        goal = rest.rpartition("(")[2].rstrip(")")
+        if int(in_goal) >= 3:
+            return f"three tokens on {opponent}'s start field ({goal}; {in_goal} there)"
+        unit = "fields" if self.game.rules.get("count_distinct_fields") else "tokens"
+        return f"eight {unit} on {opponent}'s colour ({on_colour.strip()} tokens there)"
 
     def run(self) -> None:
+        """The game, from Black's first roll to its end."""
         while not self.game.is_over:
             if self.game.turn == YOU:
                 print()
                 print(self.game.position)
+                print(f" Position ID: {self.game.position.id}")
             dice = self.game.roll()
             if self.game.turn == YOU:
                 self.your_play(dice, self.game.legal_plays())
@@ -80,21 +146,18 @@ class Session:
                 self.bot_play(dice)
         print()
         print(self.game.position)
-        winner = self.game.winner
-        if winner is None:
-            print(f"The game is drawn after {len(self.game.history)} turns.")
-        else:
-            print("You win!" if winner == YOU else "The bot wins.")
+        print(self.ending())
 
 
-def play(seed: int | None, rule_options: dict[str, int]) -> int:
-    """Plays one game against the bot; 0 when it was played to the end, 1 when stopped."""
+def play(seed: int | None, rule_options: dict[str, int], bot_name: str = BOT_NAME) -> int:
+    """Plays one game against the bot, named `bot_name`; 0 when it was played to the end, 1 when
+    stopped."""
     if seed is not None and seed < 0:
         raise GammonError(f"--seed takes a number of at least 0; got {seed}")
     seed = random.randrange(2**32) if seed is None else seed
-    session = Session(seed, rule_options)
-    print(f"gammon play: Battlegammon against the bot (seed {seed}). You are Black and move first.")
-    print("Type a play as from/to moves, e.g. 16/12 19/17, or ? to list the legal plays.")
+    session = Session(seed, rule_options, bot_name)
+    print(f"gammon play: Battlegammon against {bot_name} (seed {seed}). You are Black and move first.")
+    print("Type a play as from/to moves, e.g. 16/12 19/17, ? to list the legal plays, help for the rest.")
     try:
         session.run()
     except Quit as why:
