@@ -382,7 +382,7 @@ def test_battlegammon_help_hint_and_the_winning_condition(monkeypatch, capsys):
     assert game.winner is not None
     last = out.strip().splitlines()[-1]
     who = "You win" if game.winner == "black" else "The bot wins"
-    condition = r"(three tokens on \w+'s start field|eight tokens on \w+'s colour) \(.*\)"
+    condition = r"(three tokens on \w+'s start field|eight tokens on \w+'s colour)"
     assert re.fullmatch(rf"{who}: {condition}\.", last)
 
 

@@ -107,30 +107,21 @@ class Session:
         print(f"{capitalised(self.name)} rolls {dice[0]}-{dice[1]} and plays {played}.")
 
     def ending(self) -> str:
-        """Why the game ended: the winning condition met, or the kind of draw."""
+        """Why the game ended, as the engine says (``Game.end_reason``): the winning condition
+        met, or the kind of draw."""
         game = self.game
-        if game.winner is None:
-            cap = game.rules.get("turn_cap")
-            if isinstance(cap, int) and game.turns >= cap:
-                return f"The game is drawn: it reached the turn cap of {cap} turns."
+        reason = game.end_reason
+        if reason == "turn_cap":
+            return f"The game is drawn: it reached the turn cap of {game.rules.get('turn_cap')} turns."
+        if reason == "deadlock":
             return f"The game is drawn after {game.turns} turns: neither side can move under any roll."
-        who = "You win" if game.winner == YOU else f"{capitalised(self.name)} wins"
-        return f"{who}: {self.condition(game.winner)}."
-
-    def condition(self, side: str) -> str:
-        """The winning condition ``side`` met, read off the engine's count of its tokens in the goal
-        and on the opponent's colour (the last lines of the board's diagram)."""
-        lines = str(self.game.position).splitlines()
-        counts = next(line for line in lines if line.lower().startswith(f"{side}:"))
-        # "Black: 8 on White's colour, 1 in the goal (field 1)"
-        on_colour, _, rest = counts.partition(":")[2].partition(" on ")
-        in_goal = rest.partition(", ")[2].split()[0]
-        opponent = rest.split("'")[0]
-        goal = rest.rpartition("(")[2].rstrip(")")
-        if int(in_goal) >= 3:
-            return f"three tokens on {opponent}'s start field ({goal}; {in_goal} there)"
-        unit = "fields" if self.game.rules.get("count_distinct_fields") else "tokens"
-        return f"eight {unit} on {opponent}'s colour ({on_colour.strip()} tokens there)"
+        side = game.winner
+        who = "You win" if side == YOU else f"{capitalised(self.name)} wins"
+        opponent = "White" if side == "black" else "Black"
+        if reason == "goal":
+            return f"{who}: three tokens on {opponent}'s start field."
+        unit = "fields" if game.rules.get("count_distinct_fields") else "tokens"
+        return f"{who}: eight {unit} on {opponent}'s colour."
 
     def run(self) -> None:
         """The game, from Black's first roll to its end."""

@@ -3,7 +3,7 @@
 use super::board::Position;
 use super::plays::{find_play, legal_plays, Move, Play};
 use super::rules::Rules;
-use super::side::Side;
+use super::side::{Side, GOAL_TO_WIN};
 use gammon_core::dice::{Dice, DiceStream};
 use gammon_core::error::{Error, Result};
 use std::hash::{BuildHasher, Hasher};
@@ -15,6 +15,32 @@ pub enum Outcome {
     Win(Side),
     /// Neither side can move under any roll, or the turn cap was reached.
     Draw,
+}
+
+/// Why a game ended: the winning condition met, or the kind of draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// The winner has three tokens on the opponent's start field (its goal).
+    Goal,
+    /// The winner has eight tokens (or, with `count_distinct_fields`, fields) on the opponent's
+    /// colour.
+    Colour,
+    /// Neither side can move under any roll.
+    Deadlock,
+    /// The game reached the turn cap.
+    TurnCap,
+}
+
+impl EndReason {
+    /// `"goal"`, `"colour"`, `"deadlock"` or `"turn_cap"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            EndReason::Goal => "goal",
+            EndReason::Colour => "colour",
+            EndReason::Deadlock => "deadlock",
+            EndReason::TurnCap => "turn_cap",
+        }
+    }
 }
 
 /// One turn of a game's history.
@@ -132,6 +158,16 @@ impl Game {
     /// Whether the game ended in a draw.
     pub fn is_draw(&self) -> bool {
         self.outcome == Some(Outcome::Draw)
+    }
+
+    /// Why the game ended, if it has. A win by both conditions at once counts as the goal.
+    pub fn end_reason(&self) -> Option<EndReason> {
+        match self.outcome? {
+            Outcome::Win(side) if self.position.in_goal(side) >= GOAL_TO_WIN => Some(EndReason::Goal),
+            Outcome::Win(_) => Some(EndReason::Colour),
+            Outcome::Draw if self.position.is_deadlocked() => Some(EndReason::Deadlock),
+            Outcome::Draw => Some(EndReason::TurnCap),
+        }
     }
 
     /// Rolls the dice from the game's stream. Refused when the game is over or the dice are

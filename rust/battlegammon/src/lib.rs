@@ -34,7 +34,7 @@ pub use board::Position;
 pub use bot::Bot;
 pub use dice_game::{Battlegammon, Chances, TurnPlay, TurnPosition};
 pub use eval::{evaluate, turns_to_win, Weights};
-pub use game::{outcome_of, Game, Outcome, Turn};
+pub use game::{outcome_of, EndReason, Game, Outcome, Turn};
 pub use id::read_position;
 pub use plays::{find_play, legal_plays, legal_plays_into, Move, Play};
 pub use policies::{BuiltinPolicy, GreedyBot};

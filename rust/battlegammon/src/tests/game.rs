@@ -65,3 +65,31 @@ fn a_pass_is_played_like_any_play() {
     assert_eq!(game.turn(), Side::Black);
     assert!(game.history()[0].play.is_pass());
 }
+
+#[test]
+fn a_game_says_why_it_ended() {
+    let mut capped = Game::new(Some(3), Rules { turn_cap: 2, ..Rules::default() }).unwrap();
+    assert_eq!(capped.end_reason(), None);
+    while !capped.is_over() {
+        capped.roll().unwrap();
+        let first = capped.legal_plays().unwrap()[0];
+        capped.play(&first).unwrap();
+    }
+    assert_eq!(capped.end_reason(), Some(crate::EndReason::TurnCap));
+    // Games played to a win end by one of the two conditions, as the final position shows.
+    let mut reasons = std::collections::HashSet::new();
+    for seed in 0..40 {
+        let mut game = Game::new(Some(seed), Rules::default()).unwrap();
+        while !game.is_over() {
+            game.roll().unwrap();
+            let first = game.legal_plays().unwrap()[0];
+            game.play(&first).unwrap();
+        }
+        let Some(side) = game.winner() else { continue };
+        let reason = game.end_reason().unwrap();
+        let in_goal = game.position().in_goal(side) >= crate::GOAL_TO_WIN;
+        assert_eq!(reason == crate::EndReason::Goal, in_goal, "seed {seed}");
+        reasons.insert(reason);
+    }
+    assert!(!reasons.is_empty());
+}

@@ -84,6 +84,13 @@ impl BgGame {
         self.inner.is_draw()
     }
 
+    /// Why the game ended: `"goal"` (three tokens on the opponent's start field), `"colour"`
+    /// (eight on the opponent's colour), `"deadlock"` or `"turn_cap"`; None while it runs.
+    #[getter]
+    fn end_reason(&self) -> Option<&'static str> {
+        self.inner.end_reason().map(|r| r.name())
+    }
+
     /// The current position.
     #[getter]
     fn position(&self) -> BgPosition {
