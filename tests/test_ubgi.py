@@ -366,3 +366,24 @@ def test_the_end_of_the_input_ends_the_session():
     command = [sys.executable, "-m", "gammon", "ubgi"]
     out = subprocess.run(command, input="isready\n", capture_output=True, text=True, timeout=60)
     assert (out.returncode, out.stdout, out.stderr) == (0, "readyok\n", "")
+
+
+def test_dice_in_one_word_as_gammon_hint_takes_them(engine):
+    bot = Bot(ply=0)
+    engine.silent("newgame")
+    engine.silent("dice 31")
+    assert replay(Position.initial(), (3, 1), go(engine)) == bot.best_play(Position.initial(), 3, 1).position
+    engine.silent("dice 5 2")
+    assert replay(Position.initial(), (5, 2), go(engine)) == bot.best_play(Position.initial(), 5, 2).position
+    # One word is two dice, two words one die each: nothing else passes.
+    for command, code in {
+        "dice 3": "bad_command",
+        "dice 314": "bad_command",
+        "dice 31 4": "bad_value",
+        "dice 3 1 4": "bad_command",
+        "dice 71": "bad_value",
+        "dice 3-": "bad_value",
+    }.items():
+        answer = engine.ask(command)
+        assert answer.startswith(f"error {code} "), (command, answer)
+    assert engine.close() == 0

@@ -26,7 +26,8 @@ engine carries on; only ``quit`` or the end of the input stops it.
 
 Moves are written one checker step per die, ``from/to``, with ``bar`` and ``off`` (``24/18 18/13``
 for a 6-5 run, ``bar/22 22/20``, ``6/off 6/off``), as the protocol's move text asks; ``pass`` when
-the roll cannot be played. ``engine.ply`` counts the root as UBGI does: its 1-ply is the bot's
+the roll cannot be played. The roll is ``dice 3 1`` or, as ``gammon hint`` takes it, ``dice 31``.
+``engine.ply`` counts the root as UBGI does: its 1-ply is the bot's
 ``Bot(ply=0)``.
 
 Every decision comes from the engine: the chequer play from :meth:`gammon.Bot.rank_plays`, the
@@ -280,11 +281,12 @@ class Engine:
         self.position, self.game, self.dice = position, read.game, read.dice
 
     def _dice(self, args: list[str]) -> None:
-        if len(args) != 2:
-            raise UbgiError(BAD_COMMAND, "expected: dice <d1> <d2>")
+        # Two words of one die each, or one word of two dice ("dice 31", as gammon hint takes it).
+        if not (len(args) == 2 or (len(args) == 1 and len(args[0]) == 2)):
+            raise UbgiError(BAD_COMMAND, "expected: dice <d1> <d2> (or dice <d1><d2>)")
         try:
             # One die a word: "dice 31 4" must not pass as the roll 3-1-4.
-            if any(len(a) != 1 for a in args):
+            if len(args) == 2 and any(len(a) != 1 for a in args):
                 raise GammonError
             dice = read_dice(" ".join(args))
         except GammonError:
