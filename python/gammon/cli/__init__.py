@@ -4,12 +4,24 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
+import re
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from gammon._core import PROBABILITY_NAMES, GammonError, RolloutResult, read_dice, read_position
-from gammon.cli.results import result_dict
+from gammon._core import (
+    PROBABILITY_NAMES,
+    GammonError,
+    Play,
+    Position,
+    RolloutResult,
+    __version__,
+    read_dice,
+    read_position,
+)
+from gammon.cli.results import CLAMPED_NOTE, ProbabilityCells, output_console, result_dict
 from gammon.rollouts import rollout, rollout_plays
 
 if TYPE_CHECKING:
@@ -18,6 +30,54 @@ if TYPE_CHECKING:
 
 GAMES = ("backgammon", "battlegammon")
 RULE_HELP = "a Battlegammon rule option, e.g. turn_cap=200 or maximize_dice=1 (repeatable)"
+# The most trials one rollout can run, and the most worker threads asked for.
+MAX_TRIALS = 1 << 60
+MAX_THREADS = 1024
+STOPPED = "stopped by Ctrl-C"
+
+
+def whole_number(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number from ``low`` to ``high`` (no bound when None), or an
+    error that says what the argument must be."""
+
+    def read(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a whole number; got {text.strip()!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}; got {value}")
+        if high is not None and value > high:
+            raise argparse.ArgumentTypeError(f"must be at most {high}; got {value}")
+        return value
+
+    return read
+
+
+def positive_number(text: str) -> float:
+    """An argparse ``type``: a finite number above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number; got {text.strip()!r}") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"must be a number above 0; got {text}")
+    return value
+
+
+SEED = whole_number(0, (1 << 64) - 1)
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse with errors as one line, ``gammon: error: --trials must be ...``, naming the
+    argument, with no usage block before it."""
+
+    def error(self, message: str) -> NoReturn:
+        """Prints ``message`` as one line on standard error and exits with status 2."""
+        message = re.sub(r"^argument ([^:]+): (must|is)\b", r"\1 \2", message)
+        message = re.sub(r"^argument ([^:]+): ", r"\1: ", message)
+        hint = f" (see {self.prog} --help)" if "required" in message or "unrecognized" in message else ""
+        self.exit(2, f"gammon: error: {message}{hint}\n")
 
 
 def _plays(args: argparse.Namespace) -> int:
@@ -88,10 +148,6 @@ def _battlegammon_rollout(args: argparse.Namespace) -> int:
     ):
         if value is not None:
             raise GammonError(f"{flag} is not available for Battlegammon rollouts")
-    if args.trials < 1 or args.seed < 0:
-        raise GammonError(
-            f"--trials must be at least 1 and --seed at least 0; got {args.trials} and {args.seed}"
-        )
     name = args.position or "initial"
     start = battlegammon.parse_position(name)
     console = Console(stderr=True)
@@ -129,6 +185,8 @@ def _battlegammon_rollout(args: argparse.Namespace) -> int:
             "std_error": result.std_error,
             "trials": result.trials,
             "seed": result.seed,
+            "policy": args.policy,
+            "variance_reduction": False,
             "seconds": result.seconds,
             "games_per_second": speed,
             "cancelled": result.cancelled,
@@ -143,7 +201,7 @@ def _battlegammon_rollout(args: argparse.Namespace) -> int:
         "value", f"{result.win:.4f}", f"{result.lose:.4f}", f"{result.draw:.4f}", f"{result.equity:+.4f}"
     )
     table.add_row("± s.e.", "", "", "", f"{result.std_error:.4f}")
-    out = Console()
+    out = output_console()
     out.print(table)
     note = " (stopped early: cancelled)" if result.cancelled else ""
     out.print(f"{result.trials} trials in {result.seconds:.2f} s, {speed:,.0f} games/s{note}")
@@ -165,33 +223,27 @@ def _rollout(args: argparse.Namespace) -> int:
     if args.output is not None or args.ray is not None:
         raise GammonError("--output and --ray go with --batch FILE")
     if args.game == "battlegammon":
+        if not args.variance_reduction:
+            raise GammonError("--no-variance-reduction is for backgammon rollouts")
         return _battlegammon_rollout(args)
     if args.rule:
         raise GammonError("--rule is for Battlegammon rollouts (--game battlegammon)")
     args.position = args.position or "opening"
     start = read_position(args.position)
-    common = {"trials": args.trials, "seed": args.seed, "threads": args.threads, "policy": args.policy}
+    common = {
+        "trials": args.trials,
+        "seed": args.seed,
+        "threads": args.threads,
+        "policy": args.policy,
+        "variance_reduction": args.variance_reduction,
+    }
     if args.truncate is not None:
         common["truncate"] = args.truncate
     console = Console(stderr=True)
     if args.plays:
-        d1, d2 = read_dice(args.plays)
-        with console.status(f"rolling out every play of {d1}{d2} ({args.trials} trials each)..."):
-            ranked = rollout_plays(start.with_dice(d1, d2), d1, d2, **common)  # type: ignore[arg-type]
-        if args.json:
-            plays = [{"play": str(p), **result_dict(r)} for p, r in ranked]
-            print(json.dumps({"dice": [d1, d2], "plays": plays}))
-            return 0
-        table = Table(title=f"Plays of {d1}{d2}, ranked by cubeless rollout equity")
-        for column in ("#", "play", "equity", "± s.e.", "win", "win g", "lose g", "trials"):
-            table.add_column(column, justify="left" if column == "play" else "right")
-        for i, (play, r) in enumerate(ranked, 1):
-            table.add_row(
-                str(i), str(play) or "(no move)", f"{r.equity:+.4f}", f"{r.std_error:.4f}", f"{r.win:.4f}",
-                f"{r.win_gammon:.4f}", f"{r.lose_gammon:.4f}", str(r.trials),
-            )  # fmt: skip
-        Console().print(table)
-        return 0
+        if args.max_std_error is not None:
+            raise GammonError("--max-std-error is for the rollout of one position, not with --plays")
+        return _rollout_plays(args, start.with_dice(*read_dice(args.plays)), common, console)
     show = not args.json and console.is_terminal
     with _progress_bar(console, args.trials, show) as bar:
         task = bar.add_task("rollout", total=args.trials, speed="", equity="")
@@ -205,10 +257,14 @@ def _rollout(args: argparse.Namespace) -> int:
             )
 
         result = rollout(start, max_std_error=args.max_std_error, progress=progress, **common)  # type: ignore[arg-type]
+    # In the command line a rollout is only ever cancelled by Ctrl-C.
+    stopped = 130 if result.cancelled else 0
     if args.json:
-        print(json.dumps({"position": args.position, "named": start.named, **result_dict(result)}))
-        return 0
-    table = Table(title=f"Rollout of {args.position} ({args.policy}, seed {args.seed})")
+        data = {"position": args.position, "named": start.named, **result_dict(result, args.policy)}
+        print(json.dumps(data))
+        return _stopped_note(stopped, f"the result of the {result.trials} trials run is above")
+    vr = "" if result.variance_reduction else ", no variance reduction"
+    table = Table(title=f"Rollout of {args.position} ({args.policy}, seed {args.seed}{vr})")
     for column in ("", "win", "win gammon", "win bg", "lose", "lose gammon", "lose bg", "equity"):
         table.add_column(column, justify="right")
     e = result.std_errors
@@ -218,18 +274,98 @@ def _rollout(args: argparse.Namespace) -> int:
     values = [getattr(result, name) for name in names]
     values[3] = 1 - values[3]
     errors = [e[name] for name in names]
-    table.add_row("value", *(f"{v:.4f}" for v in values), f"{result.equity:+.4f}")
+    cell = ProbabilityCells()
+    table.add_row("value", *(cell(v) for v in values), f"{result.equity:+.4f}")
     table.add_row("± s.e.", *(f"{v:.4f}" for v in errors), f"{result.std_error:.4f}")
-    out = Console()
+    if cell.clamped:
+        table.caption = CLAMPED_NOTE
+    out = output_console()
     out.print(table)
     note = ""
     if result.cancelled:
-        note = " (stopped early: cancelled)"
+        note = f" ({STOPPED})"
     elif result.converged:
         note = " (stopped: standard error reached)"
     speed = f"{result.games_per_second:,.0f} games/s"
     out.print(f"{result.trials} trials in {result.seconds:.2f} s, {speed}{note}")
-    return 0
+    return _stopped_note(stopped, f"the result of the {result.trials} trials run is above")
+
+
+def _stopped_note(status: int, kept: str) -> int:
+    """``status``; when it is 130 (Ctrl-C), first a line on standard error saying what was kept."""
+    if status == 130:
+        print(f"gammon: {STOPPED}; {kept}", file=sys.stderr)
+    return status
+
+
+def _rollout_plays(
+    args: argparse.Namespace, position: Position, common: dict[str, Any], console: Console
+) -> int:
+    """``gammon rollout --plays DICE``: every play rolled out and ranked, with a progress bar at a
+    terminal; Ctrl-C ranks the plays done so far."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    d1, d2 = read_dice(args.plays)
+    count = len(position.legal_plays(d1, d2))
+    trials = args.trials
+    show = not args.json and console.is_terminal
+    if not show:
+        # A line that says the work has begun, where there is no bar to show it.
+        print(f"rolling out the {count} plays of {d1}{d2}, {trials} trials each", file=sys.stderr, flush=True)
+    # The latest result of each play reached; those before the one under way are finished.
+    latest: dict[int, tuple[Play, RolloutResult]] = {}
+    bar = Progress(
+        TextColumn(f"[bold]{d1}{d2}"),
+        BarColumn(),
+        TextColumn("play {task.fields[play]}/{task.fields[plays]}, {task.completed:,}/{task.total:,} trials"),
+        TextColumn("{task.fields[leader]}"),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        disable=not show,
+    )
+    with bar:
+        task = bar.add_task("plays", total=count * trials, play=1, plays=count, leader="")
+
+        def progress(index: int, play: Play, partial: RolloutResult) -> None:
+            latest[index] = (play, partial)
+            finished = [entry for i, entry in latest.items() if i < index or entry[1].trials == trials]
+            best = max(finished, key=lambda entry: entry[1].equity, default=None)
+            leader = "" if best is None else f"leading: {best[0] or '(no move)'} {best[1].equity:+.4f}"
+            done = index * trials + partial.trials
+            bar.update(task, completed=done, play=index + 1, leader=leader)
+
+        ranked = rollout_plays(position, d1, d2, progress=progress, **common)
+    rolled = sum(r.trials for _, r in ranked)
+    stopped = rolled < count * trials
+    status = 130 if stopped else 0
+    kept = f"the ranking above has the {len(ranked)} of the {count} plays rolled out so far"
+    if args.json:
+        plays = [{"play": str(p), **result_dict(r, args.policy)} for p, r in ranked]
+        data = {"dice": [d1, d2], "legal_plays": count, "stopped": stopped, "plays": plays}
+        print(json.dumps({**data, "policy": args.policy, "variance_reduction": args.variance_reduction}))
+        return _stopped_note(status, kept)
+    from rich.table import Table
+
+    vr = "" if args.variance_reduction else ", no variance reduction"
+    title = f"Plays of {d1}{d2}, ranked by cubeless rollout equity ({args.policy}{vr})"
+    if stopped:
+        title += f": {STOPPED}, {len(ranked)} of {count} plays"
+    table = Table(title=title)
+    for column in ("#", "play", "equity", "± s.e.", "win", "win g", "lose g", "trials"):
+        table.add_column(column, justify="left" if column == "play" else "right")
+    cell = ProbabilityCells()
+    for i, (play, r) in enumerate(ranked, 1):
+        done = str(r.trials) if r.trials == trials else f"{r.trials} (stopped)"
+        table.add_row(
+            str(i), str(play) or "(no move)", f"{r.equity:+.4f}", f"{r.std_error:.4f}", cell(r.win),
+            cell(r.win_gammon), cell(r.lose_gammon), done,
+        )  # fmt: skip
+    if cell.clamped:
+        table.caption = CLAMPED_NOTE
+    output_console().print(table)
+    return _stopped_note(status, kept)
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -238,21 +374,19 @@ def _play(args: argparse.Namespace) -> int:
 
         if args.match or args.save or args.ply is not None:
             raise GammonError("--match, --save and --ply are for backgammon; Battlegammon plays one game")
-        return play_battlegammon(args.seed, _rule_options(args))
+        return play_battlegammon(args.seed, _rule_options(args), args.bot_name)
     if args.rule:
         raise GammonError("--rule is for Battlegammon games (--game battlegammon)")
     from gammon.cli.play import play
 
     if args.match < 0:
         raise GammonError(f"--match takes a length of at least 1; got {args.match}")
-    return play(args.match, args.seed, args.save, args.ply or 0)
+    return play(args.match, args.seed, args.save, args.ply or 0, args.bot_name)
 
 
 def _hint(args: argparse.Namespace) -> int:
     from gammon.cli.hint import hint
 
-    if args.top < 0:
-        raise GammonError(f"--top takes a number of plays of at least 0; got {args.top}")
     return hint(args)
 
 
@@ -293,7 +427,13 @@ def _serve(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
-    parser = argparse.ArgumentParser(prog="gammon", description="A fast, strict backgammon engine.")
+    parser = ArgumentParser(
+        prog="gammon",
+        description="A fast, strict backgammon engine.",
+        epilog="A POSITION may begin with '-' (a bare XGID board such as -b----E-C---eE---...); "
+        "'--' before it also ends the options.",
+    )
+    parser.add_argument("--version", action="version", version=f"gammon {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     plays = sub.add_parser("plays", help="list the legal plays of a roll")
     plays.add_argument(
@@ -322,7 +462,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--ply", type=int, choices=(0, 1, 2), default=0, help="plies of lookahead (default 0)"
     )
     advice.add_argument(
-        "--top", type=int, default=0, metavar="N", help="show the N best plays (default: all)"
+        "--top", type=whole_number(0), default=0, metavar="N", help="show the N best plays (default: all)"
     )
     advice.add_argument("--json", action="store_true", help="machine-readable output")
     advice.set_defaults(run=_hint)
@@ -337,29 +477,48 @@ def build_parser() -> argparse.ArgumentParser:
         "position ID or 'initial' (default)",
     )
     roll.add_argument("--game", choices=GAMES, default="backgammon", help="the game (default backgammon)")
-    roll.add_argument("--trials", type=int, default=1296, help="number of games (default 1296)")
-    roll.add_argument("--seed", type=int, default=0, help="dice seed (default 0)")
-    roll.add_argument("--threads", type=int, default=None, help="worker threads (default: every core)")
+    roll.add_argument(
+        "--trials", type=whole_number(1, MAX_TRIALS), default=1296, help="number of games (default 1296)"
+    )
+    roll.add_argument("--seed", type=SEED, default=0, help="dice seed (default 0)")
+    roll.add_argument(
+        "--threads",
+        type=whole_number(1, MAX_THREADS),
+        default=None,
+        help="worker threads (default: every core)",
+    )
     roll.add_argument(
         "--policy",
         default=None,
         help="random, pubeval, net (default) or net-all (the bot's net judging every play); "
         "for Battlegammon random, greedy or bot (default)",
     )
-    roll.add_argument("--truncate", type=int, default=None, help="stop each game after this many plies")
+    roll.add_argument(
+        "--truncate",
+        type=whole_number(1, (1 << 32) - 1),
+        default=None,
+        help="stop each game after this many plies",
+    )
+    roll.add_argument(
+        "--no-variance-reduction",
+        dest="variance_reduction",
+        action="store_false",
+        help="count each game's result as it fell, without subtracting the luck of the rolls "
+        "(the net policies reduce variance by default)",
+    )
     roll.add_argument(
         "--max-std-error",
-        type=float,
+        type=positive_number,
         default=None,
         help="stop once the equity's standard error is below this",
     )
     roll.add_argument("--plays", metavar="DICE", help="rank every play of this roll by rollout instead")
-    roll.add_argument(
+    batch = roll.add_argument(
         "--batch",
         metavar="FILE",
         help="roll out every position of FILE (one a line, any notation; '#' comments), one JSON line each",
     )
-    roll.add_argument(
+    output = roll.add_argument(
         "--output",
         metavar="FILE",
         help="with --batch: append the JSON lines to FILE; a rerun skips the positions already there",
@@ -373,7 +532,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     roll.add_argument(
         "--chunk-trials",
-        type=int,
+        type=whole_number(1, MAX_TRIALS),
         default=1296,
         metavar="N",
         help="with --ray: trials per Ray task (default 1296)",
@@ -388,12 +547,17 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play at the terminal against the built-in bot, which also handles the cube "
         "(see gammon.cli.play).",
     )
-    game.add_argument("--match", type=int, default=0, metavar="N", help="play a match to N points")
-    game.add_argument("--seed", type=int, default=None, help="seed of the dice")
+    game.add_argument(
+        "--match", type=whole_number(0), default=0, metavar="N", help="play a match to N points"
+    )
+    game.add_argument("--seed", type=SEED, default=None, help="seed of the dice")
     game.add_argument(
         "--ply", type=int, choices=(0, 1, 2), default=None, help="the bot's plies of lookahead (default 0)"
     )
-    game.add_argument("--save", metavar="FILE", help="where to save the .mat record (default: dated name)")
+    game.add_argument("--save", metavar="FILE", help="save the .mat record to FILE (default: ask)")
+    game.add_argument(
+        "--bot-name", default="the bot", metavar="NAME", help="the bot's name (default: the bot)"
+    )
     game.add_argument("--game", choices=GAMES, default="backgammon", help="the game (default backgammon)")
     game.add_argument("--rule", action="append", metavar="NAME=VALUE", help=RULE_HELP)
     game.set_defaults(run=_play)
@@ -413,20 +577,120 @@ def build_parser() -> argparse.ArgumentParser:
         "/openapi.json; /move and /eval answer as wildbg's API does.",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8080, help="port (default 8080; 0 picks a free one)")
-    serve.add_argument("--ply", type=int, default=0, help="search depth of requests naming none (0-2)")
-    serve.add_argument("--threads", type=int, default=None, help="evaluation threads (default: every core)")
+    serve.add_argument(
+        "--port", type=whole_number(0, 65535), default=8080, help="port (default 8080; 0 picks a free one)"
+    )
+    serve.add_argument(
+        "--ply", type=whole_number(0, 2), default=0, help="search depth of requests naming none (0-2)"
+    )
+    serve.add_argument(
+        "--threads",
+        type=whole_number(1, MAX_THREADS),
+        default=None,
+        help="evaluation threads (default: every core)",
+    )
     serve.set_defaults(run=_serve)
+    _completion(parser, (batch, output))
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``gammon`` command."""
-    args = build_parser().parse_args(argv)
+def _completion(parser: argparse.ArgumentParser, files: Sequence[argparse.Action]) -> None:
+    """``--print-completion SHELL``, which prints a completion script for bash, zsh or tcsh (made by
+    shtab); ``files`` are the options that complete file names."""
     try:
-        return int(args.run(args))
+        import shtab
+    except ImportError:  # an install from before shtab was a dependency: no completion, all else works
+        return
+    for action in files:
+        setattr(action, "complete", shtab.FILE)  # noqa: B010 (an attribute argparse does not declare)
+    shtab.add_argument_to(
+        parser,
+        ["--print-completion"],
+        help="print the completion script of SHELL and exit, e.g. "
+        "gammon --print-completion bash > ~/.local/share/bash-completion/completions/gammon",
+    )
+
+
+# What argparse takes for a negative number rather than an option.
+NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
+# A bare XGID board: 26 points, '-' for an empty one.
+XGID_BOARD = re.compile(r"^[-a-oA-O]{26}(:|$)")
+
+
+def _is_option(parser: argparse.ArgumentParser, word: str) -> bool:
+    """Whether argparse reads ``word`` as one of ``parser``'s options (``--name=value`` and unique
+    abbreviations of long names included)."""
+    options = parser._option_string_actions
+    name = word.split("=", 1)[0] if word.startswith("--") else word
+    return name in options or (word.startswith("--") and any(o.startswith(name) for o in options))
+
+
+def mark_dashed_positionals(parser: argparse.ArgumentParser, argv: Sequence[str]) -> list[str]:
+    """``argv`` with every word that begins with '-' but is no option of its subcommand (a bare
+    XGID board such as ``-b----E-C---eE---c-e----B-:0:0:1:52:2:4:0:5:10``) given a leading space,
+    which argparse takes for the mark of a positional; :func:`unmark` strips it after parsing.
+    Words after ``--`` are left as they are. A word beginning with ``--`` is taken as an option
+    unless it is an XGID board, so a mistyped option is reported as one."""
+    subcommands: dict[str, argparse.ArgumentParser] = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            subcommands = action.choices
+    current = parser
+    marked: list[str] = []
+    for i, word in enumerate(argv):
+        if word == "--":
+            marked.extend(argv[i:])
+            break
+        if current is parser and word in subcommands:
+            current = subcommands[word]
+        elif (
+            word.startswith("-")
+            and len(word) > 1
+            and not NEGATIVE_NUMBER.match(word)
+            and not _is_option(current, word)
+            and (not word.startswith("--") or XGID_BOARD.match(word))
+        ):
+            word = " " + word
+        marked.append(word)
+    return marked
+
+
+def unmark(args: argparse.Namespace) -> None:
+    """Strips the space :func:`mark_dashed_positionals` put before words that begin with '-'."""
+
+    def clean(value: Any) -> Any:
+        if isinstance(value, str) and value.startswith(" -"):
+            return value[1:]
+        if isinstance(value, list):
+            return [clean(v) for v in value]
+        return value
+
+    for name, value in vars(args).items():
+        setattr(args, name, clean(value))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``gammon`` command: the exit status (2 for a bad argument, 130 after
+    Ctrl-C, 141 when the reader of standard output went away)."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    try:
+        # Parsing prints too (--help, --print-completion), to a pipe that may close as well.
+        args = parser.parse_args(mark_dashed_positionals(parser, words))
+        unmark(args)
+        args.argv = words
+        status = int(args.run(args))
+        sys.stdout.flush()
+        return status
     except GammonError as e:
         print(f"gammon: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (gammon plays ... | head -1): end quietly. Standard output is pointed
+        # at the null device, as the Python documentation advises, so that the flush at exit cannot
+        # fail again and print a traceback.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141

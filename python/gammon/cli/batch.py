@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -52,7 +53,7 @@ def _finished(path: Path, settings: dict[str, Any]) -> set[str]:
             key, theirs = record["input"], record["settings"]
         except (ValueError, KeyError, TypeError):
             raise GammonError(f"{path}:{number} is not a line of gammon rollout --batch output") from None
-        if theirs != settings:
+        if not _same_settings(theirs, settings):
             raise GammonError(
                 f"{path} holds results of other settings ({theirs}, not {settings}); "
                 "write to another --output file"
@@ -61,10 +62,25 @@ def _finished(path: Path, settings: dict[str, Any]) -> set[str]:
     return done
 
 
+def _same_settings(theirs: Any, settings: dict[str, Any]) -> bool:
+    """Whether a line written with ``theirs`` is a result of ``settings``; lines written before
+    variance reduction could be turned off had it on."""
+    return isinstance(theirs, dict) and {"variance_reduction": True, **theirs} == settings
+
+
 def _record(text: str, result: RolloutResult, settings: dict[str, Any]) -> str:
     read = read_position(text)
     record = {"input": text, "position_id": read.position.id, "named": read.named, "settings": settings}
-    return json.dumps({**record, **result_dict(result)})
+    return json.dumps({**record, **result_dict(result, settings["policy"])})
+
+
+def _stopped(args: argparse.Namespace, written: int, todo: int, output: Path | None) -> str:
+    """The line that says, after Ctrl-C, what was kept and how to go on."""
+    done = f"stopped by Ctrl-C after {written} of {todo} positions"
+    if output is None:
+        return f"{done} (their lines are above); give --output FILE to keep results and resume a batch"
+    command = shlex.join(["gammon", *args.argv])
+    return f"{done}, kept in {output}; resume with: {command}"
 
 
 def rollout_file(args: argparse.Namespace) -> int:
@@ -84,6 +100,7 @@ def rollout_file(args: argparse.Namespace) -> int:
         "policy": args.policy,
         "truncate": args.truncate,
         "max_std_error": args.max_std_error,
+        "variance_reduction": args.variance_reduction,
     }
     entries = read_positions(args.batch)
     output = Path(args.output) if args.output is not None else None
@@ -98,6 +115,7 @@ def rollout_file(args: argparse.Namespace) -> int:
         console.print(f"{skipped} positions already in {output}, skipped")
     sink: IO[str] = output.open("a") if output is not None else sys.stdout
     began = time.perf_counter()
+    written = 0
     try:
         with Progress(
             TextColumn("{task.description}"),
@@ -111,8 +129,10 @@ def rollout_file(args: argparse.Namespace) -> int:
             trials = bar.add_task("trials   ", total=len(todo) * args.trials)
 
             def finished(index: int, result: RolloutResult) -> None:
+                nonlocal written
                 sink.write(_record(todo[index], result, settings) + "\n")
                 sink.flush()
+                written += 1
                 bar.advance(positions)
 
             rollout_batch(
@@ -123,6 +143,7 @@ def rollout_file(args: argparse.Namespace) -> int:
                 address=args.ray or None,
                 policy=args.policy,
                 truncate=args.truncate,
+                variance_reduction=args.variance_reduction,
                 threads=args.threads,
                 num_cpus=args.threads,
                 max_std_error=args.max_std_error,
@@ -130,6 +151,10 @@ def rollout_file(args: argparse.Namespace) -> int:
                 on_result=finished,
                 progress=lambda n: bar.update(trials, completed=n),
             )
+    except KeyboardInterrupt:
+        # Every finished position is already on its line; say so, and how to go on.
+        print(f"gammon: {_stopped(args, written, len(todo), output)}", file=sys.stderr)
+        return 130
     finally:
         if output is not None:
             sink.close()

@@ -23,6 +23,7 @@ from gammon._core import (
     read_dice,
     read_position,
 )
+from gammon.cli.results import output_console
 
 
 def probabilities(e: Probabilities) -> dict[str, float]:
@@ -83,11 +84,10 @@ def _plays(
         }
         print(json.dumps(data))
         return 0
-    from rich.console import Console
     from rich.table import Table
 
     d1, d2 = dice
-    out = Console()
+    out = output_console()
     out.print(f"{args.position.strip()}: {describe(situation)}")
     out.print(f"Plays of {d1}-{d2}, ranked by the bot at {bot.ply}-ply by {measure}")
     table = Table()
@@ -133,10 +133,9 @@ def _cube(args: argparse.Namespace, situation: ReadPosition, position: Position,
         }
         print(json.dumps(data))
         return 0
-    from rich.console import Console
     from rich.table import Table
 
-    out = Console()
+    out = output_console()
     out.print(f"{args.position.strip()}: {describe(situation)}")
     out.print(
         f"Cube decision of the player on roll, by the bot at {bot.ply}-ply: [bold]{action.label}[/bold]"

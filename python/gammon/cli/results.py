@@ -1,12 +1,29 @@
-"""A rollout result as the JSON fields the command line writes, for single and batch rollouts alike."""
+"""A rollout result as the JSON fields the command line writes, for single and batch rollouts alike,
+and the pieces its tables share: the console they print on and how a probability is shown."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from gammon._core import PROBABILITY_NAMES, RolloutResult
 
+if TYPE_CHECKING:
+    from rich.console import Console
 
-def result_dict(r: RolloutResult) -> dict[str, object]:
-    """Every figure of ``r`` under its attribute name, ready for ``json.dumps``."""
+# Under a table where a probability was shown as 0 or 1 rather than as its estimate.
+CLAMPED_NOTE = (
+    "* a probability estimated just below 0 (or above 1) by variance reduction is shown as 0 (or 1); "
+    "--json gives the exact value"
+)
+
+# Width of the lines written to a file or a pipe: wide enough that no table or sentence is wrapped.
+PIPE_WIDTH = 1000
+
+
+def result_dict(r: RolloutResult, policy: str) -> dict[str, object]:
+    """Every figure of ``r`` under its attribute name, with the ``policy`` that played the games and
+    whether variance reduction was used, ready for ``json.dumps``. The probabilities are the exact
+    estimates, which variance reduction can put a little below 0 or above 1."""
     return {
         **{name: getattr(r, name) for name in PROBABILITY_NAMES},
         "equity": r.equity,
@@ -14,8 +31,37 @@ def result_dict(r: RolloutResult) -> dict[str, object]:
         "std_errors": r.std_errors,
         "trials": r.trials,
         "seed": r.seed,
+        "policy": policy,
+        "variance_reduction": r.variance_reduction,
         "seconds": r.seconds,
         "games_per_second": r.games_per_second,
         "cancelled": r.cancelled,
         "converged": r.converged,
     }
+
+
+def output_console() -> Console:
+    """A rich console on standard output. At a terminal it fits the window; written to a file or a
+    pipe, lines are never wrapped, so no phrase is cut in two whatever the assumed width."""
+    from rich.console import Console
+
+    console = Console()
+    if console.is_terminal:
+        return console
+    return Console(width=PIPE_WIDTH, soft_wrap=True)
+
+
+class ProbabilityCells:
+    """Formats probabilities for a table, clamping to [0, 1] what variance reduction pushed out of
+    it; ``clamped`` then says a cell was changed, so the table can carry :data:`CLAMPED_NOTE`."""
+
+    def __init__(self) -> None:
+        self.clamped = False
+
+    def __call__(self, p: float) -> str:
+        """``p`` to four places, between 0 and 1, starred when it was clamped."""
+        shown = min(max(p, 0.0), 1.0)
+        if shown != p:
+            self.clamped = True
+            return f"{shown:.4f}*"
+        return f"{shown:.4f}"
