@@ -7,7 +7,7 @@
 //! ` Takes`, ` Drops`, ` Beavers => v`, and `Wins n point(s)` under the winner once the game ends.
 //! A `Wins` while the game is still going is an accepted resignation.
 
-use crate::game::{Action, Game, ResultKind};
+use crate::game::{Action, Game, Phase, ResultKind};
 use crate::match_play::Match;
 use gammon_core::error::{Error, Result};
 
@@ -40,14 +40,30 @@ fn play_steps(play: &crate::moves::Play) -> String {
         .join(" ")
 }
 
+/// Whether a roll, followed by the actions `after`, passed the turn because it could not be
+/// played. A roll that is played is written with its play, and one left unplayed because its
+/// player resigned, or still to be played (`pending`, the game's last roll awaiting its play),
+/// has no move to write: none of them is written alone.
+fn passed(after: &[Action], pending: bool) -> bool {
+    for a in after {
+        match a {
+            Action::Play { .. } => return false,
+            Action::Resign { .. } | Action::RejectResignation { .. } => continue,
+            Action::AcceptResignation { .. } => return false,
+            _ => return true,
+        }
+    }
+    !pending
+}
+
 /// The entries of one game in order, each with its player.
 fn game_entries(game: &Game) -> Vec<(u8, String)> {
     let h = game.history();
+    let pending = matches!(game.phase(), Phase::Moving(_));
     let mut out = Vec::new();
     for (i, a) in h.iter().enumerate() {
-        let next_is_play = |p: u8| matches!(h.get(i + 1), Some(Action::Play { player, .. }) if *player == p);
         match *a {
-            Action::Roll { player, dice } if !next_is_play(player) => out.push((
+            Action::Roll { player, dice } if passed(&h[i + 1..], pending) => out.push((
                 player,
                 entry_text(&Entry::Roll { dice: (dice.high(), dice.low()), play: String::new() }),
             )),

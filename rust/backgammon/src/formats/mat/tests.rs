@@ -85,3 +85,28 @@ fn refuses_broken_files() {
         assert!(e.contains(why), "{text:?}: {e}");
     }
 }
+
+#[test]
+fn a_roll_left_unplayed_by_a_resignation_is_not_written() {
+    let mut m = Match::new(3, Some(1)).unwrap();
+    let g = m.game_mut();
+    g.set_dice(3, 1).unwrap();
+    g.play_text("8/5 6/5").unwrap();
+    // Player 1 rolls, offers a resignation that is rejected, and plays on.
+    g.set_dice(6, 2).unwrap();
+    g.resign(ResultKind::Single).unwrap();
+    g.reject_resignation().unwrap();
+    g.play_text("24/18 13/11").unwrap();
+    // Player 0 rolls and resigns instead of playing.
+    g.set_dice(5, 2).unwrap();
+    g.resign(ResultKind::Single).unwrap();
+    g.accept_resignation().unwrap();
+    let written = write(&m).unwrap();
+    assert!(written.contains("62: 24/18 13/11") && !written.contains("52:"), "{written}");
+    let again = read(&written).unwrap();
+    let (a, b) = (&m.games()[0], &again.games()[0]);
+    assert_eq!((b.winner(), b.points()), (a.winner(), a.points()));
+    assert_eq!(again.score(), m.score());
+    let plays = |g: &Game| g.history().iter().filter(|x| matches!(x, Action::Play { .. })).count();
+    assert_eq!(plays(a), plays(b));
+}
