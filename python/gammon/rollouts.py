@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Optional, cast
+from typing import Optional
 
 from gammon import _core
 from gammon._core import Play, Position, ReadPosition, RolloutResult, read_position
 
 ProgressCallback = Callable[[RolloutResult], Optional[bool]]
 PlaysProgressCallback = Callable[[int, Play, RolloutResult], Optional[bool]]
-
-# Fixed-point scale of the exact sums a rollout result keeps (2^32 units per point of equity).
-_SCALE = 1 << 32
 
 
 def rollout(
@@ -101,44 +98,19 @@ def rollout_plays(
         for index, play in enumerate(start.legal_plays(d1, d2)):
 
             def running(partial: RolloutResult, index: int = index, play: Play = play) -> bool | None:
-                return None if progress is None else progress(index, play, _flipped(partial))
+                return None if progress is None else progress(index, play, partial.flipped())
 
             after = play.position.swapped()
             result = _core.rollout(after, trials, seed, threads, policy, truncate, variance_reduction,
                                    0, None, running)  # fmt: skip
             if result.trials:
-                done.append((play, _flipped(result)))
+                done.append((play, result.flipped()))
             if result.cancelled:
                 break
     except KeyboardInterrupt:
         # Ctrl-C between two plays: what is finished is kept, as within one.
         pass
     return sorted(done, key=lambda entry: -entry[1].equity)
-
-
-def _flipped(result: RolloutResult) -> RolloutResult:
-    """``result`` seen by the other side: win and 1 - win, gammons and backgammons swapped, the equity
-    negated. Exact: the result's fixed-point sums are turned over, as the engine does for each play."""
-    rebuild, arguments = result.__reduce__()
-    state: Any = arguments[0]
-    trials, plain, reduced, vr, seed, first_trial, (setup, seconds, cancelled, converged) = state
-
-    def turned(moments: tuple[list[int], list[int]]) -> tuple[list[int], list[int]]:
-        sums, squares = list(moments[0]), list(moments[1])
-        wins = sums[0]
-        sums[0] = trials * _SCALE - wins
-        squares[0] = trials * _SCALE * _SCALE - 2 * _SCALE * wins + squares[0]
-        for a, b in ((1, 3), (2, 4)):
-            sums[a], sums[b] = sums[b], sums[a]
-            squares[a], squares[b] = squares[b], squares[a]
-        sums[5] = -sums[5]  # the equity; its square is the same
-        return sums, squares
-
-    details = (f"{setup} seen by the other side", seconds, cancelled, converged)
-    flipped: RolloutResult = cast(Any, rebuild)(
-        (trials, turned(plain), turned(reduced), vr, seed, first_trial, details)
-    )
-    return flipped
 
 
 def merge_rollouts(results: Sequence[RolloutResult]) -> RolloutResult:

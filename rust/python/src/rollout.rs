@@ -155,6 +155,13 @@ impl RolloutResult {
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         reduce(py, &self.inner, "_rollout_result_from_state")
     }
+
+    /// The same trials seen by the other player, exactly: win and 1 - win, gammons and
+    /// backgammons swapped, the equity negated. The rollout of the position after a play,
+    /// turned back to the side that made it.
+    fn flipped(&self) -> RolloutResult {
+        RolloutResult { inner: self.inner.flipped() }
+    }
 }
 
 type MomentsState = (Vec<i128>, Vec<i128>);
