@@ -387,3 +387,52 @@ def test_dice_in_one_word_as_gammon_hint_takes_them(engine):
         answer = engine.ask(command)
         assert answer.startswith(f"error {code} "), (command, answer)
     assert engine.close() == 0
+
+
+def test_errors_quote_the_input_short_and_escaped(engine):
+    # Control characters are written as repr writes them, never raw into the protocol.
+    answer = engine.ask("hello\x00world\x1b[2J")
+    assert answer.startswith("error bad_command ") and answer.isprintable(), answer
+    assert "\\x00" in answer and "\\x1b" in answer
+    answer = engine.ask("set engine.ply 1\x002")
+    assert answer.startswith("error bad_value engine.ply ") and "\\x00" in answer and answer.isprintable()
+    # A long word of the input is quoted by its first 80 characters and its length.
+    answer = engine.ask("position gnubgid " + "A" * 10_000)
+    assert answer.startswith("error bad_value ") and len(answer) < 300, answer[:400]
+    quoted = re.search(r"(\S+)\.\.\. \((\d+) characters\)", answer)
+    assert quoted and len(quoted[1]) == 80 and quoted[1].endswith("A" * 79) and quoted[2] == "10003"
+    answer = engine.ask("z" * 50_000)
+    assert answer.startswith("error bad_command unknown command ") and len(answer) < 300
+    assert "50002 characters" in answer  # the repr's quotes counted
+    assert engine.ask("isready") == "readyok"
+    assert engine.close() == 0
+
+
+def test_a_line_over_64_kib_is_refused_and_the_engine_lives_on(engine):
+    engine.send("x" * 1_500_000)
+    answer = engine.read()
+    assert answer == "error bad_command line too long: 1500000 characters (at most 65536)"
+    engine.send("set engine.ply " + "9" * 70_000)  # refused whole, not carried out
+    assert engine.read().startswith("error bad_command line too long: 70015 characters")
+    assert engine.ask("get engine.ply") == "value engine.ply 1"
+    engine.silent("set engine.ply " + "0" * 65_000 + "2")  # under the limit: carried out
+    assert engine.ask("get engine.ply") == "value engine.ply 2"
+    assert engine.ask("set engine.seed " + "7" * 5000).startswith("error bad_value engine.seed ")
+    engine.silent("set engine.seed -" + "0" * 5000 + "7")
+    assert engine.ask("get engine.seed") == "value engine.seed -7"
+    engine.silent("newgame")
+    engine.silent("dice 3 1")
+    assert go(engine) == "8/5 6/5"  # the line after the long ones is read whole
+    assert engine.close() == 0
+
+
+def test_a_long_last_line_without_end_is_refused():
+    command = [sys.executable, "-m", "gammon", "ubgi"]
+    out = subprocess.run(
+        command, input="isready\n" + "q" * 200_000, capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0 and out.stderr == ""
+    assert out.stdout.splitlines() == [
+        "readyok",
+        "error bad_command line too long: 200000 characters (at most 65536)",
+    ]

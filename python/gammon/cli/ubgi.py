@@ -45,7 +45,7 @@ from __future__ import annotations
 import re
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -72,6 +72,36 @@ PROTOCOL = "0.2"
 BAD_COMMAND, BAD_VALUE, BAD_STATE, UNSUPPORTED = "bad_command", "bad_value", "bad_state", "unsupported"
 """The four error codes of UBGI: bad syntax, a bad value, the wrong moment, a missing feature."""
 
+MAX_LINE = 64 * 1024
+"""The longest command line read, in characters; a longer line is refused whole, unread."""
+SHOWN_WORD = 80
+"""How many characters of one word of the input an error message quotes."""
+SHOWN_DETAIL = 400
+"""How many characters of detail an error message carries at most."""
+
+
+def shown(text: str, limit: int = SHOWN_WORD) -> str:
+    """``text`` made fit for one protocol line: escaped as repr escapes, cut to ``limit``.
+
+    Every character that is not printable (controls such as NUL, line and paragraph separators,
+    spaces other than the plain one) is written as ``repr`` writes it; a longer text keeps its
+    first ``limit`` characters and says how long it was.
+
+    >>> shown("a\\x00b")
+    'a\\\\x00b'
+    >>> shown("x" * 100, 5)
+    'xxxxx... (100 characters)'
+    """
+    return _cut(_escaped(text), limit)
+
+
+def _escaped(text: str) -> str:
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
 
 class UbgiError(Exception):
     """A command that is answered with an ``error`` line instead of being carried out."""
@@ -82,8 +112,14 @@ class UbgiError(Exception):
         self.detail = detail
 
     def line(self) -> str:
-        """The ``error`` line, kept to one line whatever the detail holds."""
-        return f"error {self.code} {' '.join(self.detail.split())}"
+        """The ``error`` line: one line, escaped and short whatever the detail quotes.
+
+        The detail may quote the input (through the engine's own messages too), so every word of
+        it is cut to :data:`SHOWN_WORD` characters and the whole to :data:`SHOWN_DETAIL`.
+        """
+        # Escaped first, the detail's only spaces left are plain ones: a line, split into words.
+        words = [_cut(word, SHOWN_WORD) for word in _escaped(self.detail).split(" ") if word]
+        return f"error {self.code} {_cut(' '.join(words), SHOWN_DETAIL)}"
 
 
 @dataclass(frozen=True)
@@ -123,7 +159,11 @@ class Key:
         # Plain decimal digits only: int() would also take "+3" or "1_0".
         if not re.fullmatch(r"-?[0-9]+", text):
             raise UbgiError(BAD_VALUE, f"{self.name} must_be an integer, not {text!r}")
-        value = int(text)
+        # Python's int() refuses over 4300 digits; no setting needs more than a 64-bit integer.
+        digits = text.lstrip("-").lstrip("0") or "0"
+        if len(digits) > 18:
+            raise UbgiError(BAD_VALUE, f"{self.name} must_be an integer of at most 18 digits")
+        value = -int(digits) if text.startswith("-") else int(digits)
         if self.bounds is not None and not self.bounds[0] <= value <= self.bounds[1]:
             raise UbgiError(BAD_VALUE, f"{self.name} must_be {self.bounds[0]}..{self.bounds[1]}")
         return value
@@ -198,6 +238,9 @@ class Engine:
 
     def handle(self, line: str) -> bool:
         """Carries out one command line; False once ``quit`` asks the session to end."""
+        if len(line.rstrip("\r\n")) > MAX_LINE:
+            self.refuse_long_line(len(line.rstrip("\r\n")))
+            return True
         words = line.split()
         if not words:
             return True
@@ -214,6 +257,10 @@ class Engine:
             # The engine refused what the controller set up (a finished game, say).
             self.send(UbgiError(BAD_STATE, str(e)).line())
         return True
+
+    def refuse_long_line(self, length: int) -> None:
+        """Answers a line longer than :data:`MAX_LINE`, which is not carried out."""
+        self.send(UbgiError(BAD_COMMAND, f"line too long: {length} characters (at most {MAX_LINE})").line())
 
     def run(self, lines: Iterable[str]) -> int:
         """Serves commands until ``quit`` or the end of the input; the exit status."""
@@ -375,6 +422,22 @@ def _key(name: str) -> Key:
     raise UbgiError(UNSUPPORTED, f"key {name}")
 
 
+def read_lines(stream: TextIO, refuse: Callable[[int], None]) -> Iterator[str]:
+    """The lines of ``stream``, each read with at most :data:`MAX_LINE` characters held at once.
+
+    A longer line is read on to its end in pieces and dropped, ``refuse`` being told its length,
+    so that a controller sending a line without end cannot make the engine hold it all.
+    """
+    while line := stream.readline(MAX_LINE + 2):  # room for the longest line and its "\r\n"
+        length = len(line.rstrip("\r\n"))
+        if length <= MAX_LINE:
+            yield line
+            continue
+        while not line.endswith("\n") and (line := stream.readline(MAX_LINE + 2)):
+            length += len(line.rstrip("\r\n"))
+        refuse(length)
+
+
 def serve(stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """Runs a UBGI session on the given streams (the process's own by default); the exit status."""
     if stdin is None:
@@ -385,6 +448,6 @@ def serve(stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
         stdout = sys.stdout
     engine = Engine(stdout)
     try:
-        return engine.run(iter(stdin.readline, ""))
+        return engine.run(read_lines(stdin, engine.refuse_long_line))
     except BrokenPipeError:
         return 0  # the controller went away: nobody is left to answer
