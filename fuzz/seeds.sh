@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Writes the seed corpus, one directory per target under the directory given (default
+# fuzz/out/seeds), from the repository's fixtures: Position and Match IDs and XGIDs of the game
+# records, the legal-plays table's positions, the plays of the records, the .mat files.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-fuzz/out/seeds}
+fixtures=tests/fixtures
+rm -rf "$out"
+for t in position_id match_id reader xgid play mat battlegammon; do mkdir -p "$out/$t"; done
+
+# One file per line of standard input, named <prefix><n>, the line without its newline.
+lines_to_files() {
+    local dir=$1 prefix=$2 n=0 line
+    while IFS= read -r line; do
+        printf '%s' "$line" >"$dir/$prefix$n"
+        n=$((n + 1))
+    done
+}
+
+# Every 40th position of the legal-plays table, and the positions of the game records.
+{
+    tail -n +2 "$fixtures/legal_plays.csv" | cut -d, -f1 | sort -u | awk 'NR % 40 == 1'
+    tail -n +2 "$fixtures/games/gnubg_games.csv" | cut -d, -f5 | sort -u | awk 'NR <= 40'
+} | lines_to_files "$out/position_id" p
+
+tail -n +2 "$fixtures/games/gnubg_games.csv" | cut -d, -f6 | sort -u | awk 'NR <= 60' | lines_to_files "$out/match_id" m
+
+tail -n +2 -q "$fixtures/games/gnubg_xgid_import.csv" "$fixtures/games/ours_xgids.csv" | cut -d, -f1 | sort -u |
+    awk 'NR <= 60' | lines_to_files "$out/xgid" x
+
+# The reader takes all of them, PositionID:MatchID pairs and the named starts too.
+{
+    printf '%s\n' opening initial start " Initial " "4HPwATDgc/ABMA"
+    tail -n +2 -q "$fixtures/games/gnubg_xgid_import.csv" "$fixtures/games/ours_xgids.csv" | cut -d, -f1,2 | tr ',' '\n' |
+        sort -u | awk 'NR <= 60'
+    tail -n +2 "$fixtures/games/gnubg_games.csv" | awk -F, '{print $5 ":" $6}' | sort -u | awk 'NR <= 30'
+} | lines_to_files "$out/reader" r
+
+# A play: one byte choosing the position and roll, then the text. The texts are the records'
+# plays, each given to a few of the positions and rolls.
+n=0
+while IFS= read -r play; do
+    for pick in $((n % 105)) $(((n * 7 + 3) % 105)); do
+        { printf "\\$(printf '%03o' "$pick")"; printf '%s' "$play"; } >"$out/play/t$n-$pick"
+    done
+    n=$((n + 1))
+done < <(
+    printf '%s\n' "8/5 6/5" "24/18 13/11*" "bar/22" "6/off(2)" "8/5(2) 6/3(2)" "13/7*/5" "24/23 24/22" "25/20 off"
+    tail -n +2 "$fixtures/games/gnubg_games.csv" | cut -d, -f4 | grep '^move ' | cut -c6- | sort -u | awk 'NR <= 40'
+)
+
+cp "$fixtures"/mat/*.mat "$out/mat/"
+# The first game of each file alone, a smaller seed.
+for f in "$fixtures"/mat/*.mat; do
+    awk '/Game 2/ {exit} {print}' "$f" >"$out/mat/first-game-$(basename "$f")"
+done
+
+printf '%s\n' initial "b:wwwww////w///ww/ww///////b///bb/bb////bbbbb" "w:bwwww////w///ww/ww///////b///bb/bb////bbbb" \
+    "b:ww///////ww/ww///////b///bb/bb////bbbbbwwww" "b:" | lines_to_files "$out/battlegammon" b
+
+echo "seeds in $out: $(find "$out" -type f | wc -l) files"
