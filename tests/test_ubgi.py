@@ -436,3 +436,78 @@ def test_a_long_last_line_without_end_is_refused():
         "readyok",
         "error bad_command line too long: 200000 characters (at most 65536)",
     ]
+
+
+def test_the_v01_dialect_of_a_dueller(engine, legal_play_rows):
+    """A UBGI v0.1 controller: setoption, setturn, go role, and the play named by bestmoveid."""
+    bot = Bot(ply=0)
+    engine.send("ubgi")
+    engine.until("ubgiok")
+    engine.silent("setoption name Variant value backgammon")
+    engine.silent("setoption name variant value Backgammon")  # names and this value in any case
+    assert engine.ask("setoption name Variant value nackgammon").startswith("error bad_value game.variant")
+    engine.silent("setoption name Threads value 4")
+    engine.silent("setoption name Seed value 42")
+    engine.silent("setoption name engine.ply value 2")  # a v0.2 key by its own name
+    assert [engine.ask(f"get {k}") for k in ("engine.threads", "engine.seed", "engine.ply")] == [
+        "value engine.threads 4",
+        "value engine.seed 42",
+        "value engine.ply 2",
+    ]
+    engine.silent("setoption name Deterministic value true")
+    engine.silent("setoption name engine.ply value 1")
+    for command, code in {
+        "setoption name EvalMode value cubeless": "unsupported",
+        "setoption name Hash value 64": "unsupported",
+        "setoption name Threads value 0": "bad_value",
+        "setoption name Deterministic value maybe": "bad_value",
+        "setoption Threads 4": "bad_command",
+        "setoption name Threads": "bad_command",
+        "setoption name Threads value": "bad_command",
+        "setturn p2": "bad_value",
+        "setturn": "bad_command",
+        "go role": "bad_command",
+        "go role sideways": "bad_command",
+        "go role chequer movetime": "bad_command",
+        "go role chequer ponder 1": "bad_command",
+        "go role chequer depth two": "bad_value",
+    }.items():
+        answer = engine.ask(command)
+        assert answer.startswith(f"error {code} "), (command, answer)
+    engine.silent("newgame")
+    engine.silent("stop")  # nothing is running: nothing to answer
+    rows = [r for r in legal_play_rows if len(r["results"].split()) > 1][:6]
+    blocked = next(r for r in legal_play_rows if "blocked" in r["tags"] and r["results"] == r["position_id"])
+    for row in [*rows, blocked]:
+        position, dice = Position.from_id(row["position_id"]), (int(row["d1"]), int(row["d2"]))
+        engine.silent(f"position gnubgid {row['position_id']}")
+        engine.silent("setturn p1")  # the Position ID is already the side on roll's
+        engine.silent(f"dice {dice[0]} {dice[1]}")
+        engine.send("go role chequer movetime 1000 depth 1")
+        assert engine.read().startswith("info ")
+        move, moveid = engine.read(), engine.read()
+        assert move.startswith("bestmove ") and moveid.startswith("bestmoveid "), (move, moveid)
+        after = replay(position, dice, move.removeprefix("bestmove "))
+        assert after == bot.best_play(position, *dice).position
+        # The dueller matches the ID against the positions after each legal play, opponent on roll.
+        children = {play.position.swapped().id for play in position.legal_plays(*dice)} or {
+            position.swapped().id
+        }
+        assert moveid.removeprefix("bestmoveid ") == after.swapped().id
+        assert after.swapped().id in children
+    # A v0.2 go answers bestmove alone.
+    assert go(engine) == "pass"
+    assert engine.ask("isready") == "readyok"
+    # go role cube and go role turn are go cube and go turn; turn names its play by ID as well.
+    race = Position.from_xgid(f"XGID={RACE}:0:0:1:00:0:0:0:0:10")
+    engine.silent(f"position gnubgid {race.id}")
+    engine.send("go role cube")
+    assert engine.read().startswith("info ") and engine.read() == "bestcube double"
+    engine.silent("dice 6 5")
+    engine.send("go role turn nodes 100")
+    assert engine.read().startswith("info ")
+    turn = re.fullmatch(r"bestturn cube=double moveid=(\S+) move=(.+)", engine.read())
+    assert turn, "bestturn cube=double moveid=<ID> move=<move>"
+    after = replay(race, (6, 5), turn[2])
+    assert after == bot.best_play(race, 6, 5).position and turn[1] == after.swapped().id
+    assert engine.close() == 0

@@ -38,6 +38,11 @@ equity as :meth:`gammon.Bot.best_play` ranks them. ``go cube`` answers the doubl
 roll before the roll (``nodouble`` when the cube is not available to him); ``go turn`` answers the
 double and the play of the dice given, the play as it stands after a take when the answer is
 ``double``. The ``info`` line's ``score`` is the equity of the answer, for the player on roll.
+
+UBGI v0.1's forms are taken too, mapped onto v0.2 as docs/ubgi.md lists: ``setoption name <Name>
+value <Value>`` as ``set``, ``setturn`` and ``stop`` accepted, ``go role chequer|cube|turn [limits]``
+as ``go``, and after ``go role chequer`` a ``bestmoveid`` (the Position ID after the play, the
+opponent on roll) for the duellers that read it.
 """
 
 from __future__ import annotations
@@ -199,6 +204,15 @@ def move_text(play: Play) -> str:
     return " ".join(steps) or "pass"
 
 
+def move_id(play: Play) -> str:
+    """v0.1's ``bestmoveid``: the Position ID after the play, the opponent then on roll.
+
+    >>> move_id(Position.initial().parse_play(3, 1, "8/5 6/5"))
+    'sGfwATDgc/ABMA'
+    """
+    return play.position.swapped().id
+
+
 def _point(point: int) -> str:
     return {25: "bar", 0: "off"}.get(point, str(point))
 
@@ -229,6 +243,10 @@ class Engine:
             "set": self._set,
             "get": self._get,
             "keys": self._keys,
+            # UBGI v0.1's forms, still spoken by some controllers (see _go and _setoption).
+            "setoption": self._setoption,
+            "setturn": self._setturn,
+            "stop": self._stop,
         }
 
     def send(self, line: str) -> None:
@@ -295,6 +313,42 @@ class Engine:
         key = _key(args[0])
         self.values[key.name] = key.parse(args[1])
 
+    def _setoption(self, args: list[str]) -> None:
+        """v0.1's ``setoption name <Name> value <Value>``: the v0.2 ``set`` of the key it names."""
+        if len(args) < 4 or args[0] != "name" or "value" not in args[2:]:
+            raise UbgiError(BAD_COMMAND, "expected: setoption name <Name> value <Value>")
+        at = args.index("value", 2)
+        name, value = " ".join(args[1:at]), " ".join(args[at + 1 :])
+        if not value:
+            raise UbgiError(BAD_COMMAND, "expected: setoption name <Name> value <Value>")
+        folded = name.lower()
+        if folded == "deterministic":
+            # The bot's decisions are always deterministic: either answer is accepted.
+            if value.lower() not in ("true", "false", "on", "off", "1", "0"):
+                raise UbgiError(BAD_VALUE, "Deterministic must_be true|false")
+            return
+        if folded == "evalmode":
+            raise UbgiError(
+                UNSUPPORTED,
+                "setoption EvalMode: the position decides (cubeful with a Match ID or XGID, "
+                "cubeless for a bare Position ID)",
+            )
+        key = _key(V01_OPTIONS.get(folded, name))
+        if key.name == "game.variant":
+            value = value.lower()
+        self.values[key.name] = key.parse(value)
+
+    def _setturn(self, args: list[str]) -> None:
+        """v0.1's ``setturn p0|p1``: accepted, as the position is always read for the side on roll."""
+        if len(args) != 1:
+            raise UbgiError(BAD_COMMAND, "expected: setturn p0|p1")
+        if args[0] not in ("p0", "p1"):
+            raise UbgiError(BAD_VALUE, "setturn must_be p0|p1")
+
+    def _stop(self, args: list[str]) -> None:
+        """v0.1's ``stop``: every decision is answered before the next line is read, so nothing runs."""
+        _no_arguments("stop", args)
+
     def _get(self, args: list[str]) -> None:
         if len(args) != 1:
             raise UbgiError(BAD_COMMAND, "expected: get <key>")
@@ -360,16 +414,29 @@ class Engine:
         return self._bots[ply]
 
     def _go(self, args: list[str]) -> None:
-        kind = args[0] if args else "chequer"
-        if len(args) > 1 or kind not in ("chequer", "cube", "turn"):
-            raise UbgiError(BAD_COMMAND, "expected: go [chequer|cube|turn]")
-        {"chequer": self._go_chequer, "cube": self._go_cube, "turn": self._go_turn}[kind]()
+        legacy = bool(args) and args[0] == "role"
+        if legacy:
+            # v0.1: go role <chequer|cube|turn> [movetime <ms>] [depth <n>] [nodes <n>] [trials <n>]
+            kind = args[1] if len(args) > 1 else ""
+            _search_limits(args[2:])
+        else:
+            kind = args[0] if args else "chequer"
+            if len(args) > 1:
+                kind = ""
+        if kind not in ("chequer", "cube", "turn"):
+            raise UbgiError(BAD_COMMAND, "expected: go [chequer|cube|turn] or go role chequer|cube|turn")
+        if kind == "chequer":
+            self._go_chequer(legacy)
+        elif kind == "cube":
+            self._go_cube()
+        else:
+            self._go_turn(legacy)
 
     def _context(self) -> CubeContext | None:
         """The cube and score of the position's ID; None (cubeless money) for a bare Position ID."""
         return None if self.game is None else CubeContext.from_game(self.game)
 
-    def _go_chequer(self) -> None:
+    def _go_chequer(self, legacy: bool = False) -> None:
         position = self._need_position()
         d1, d2 = self._need_dice()
         start = time.perf_counter()
@@ -377,6 +444,8 @@ class Engine:
         text = move_text(best.play)
         self._info(start, best.equity, text)
         self.send(f"bestmove {text}")
+        if legacy:
+            self.send(f"bestmoveid {move_id(best.play)}")
 
     def _cube_action(self) -> CubeAction:
         position = self._need_position()
@@ -390,7 +459,7 @@ class Engine:
         self._info(start, action.equity)
         self.send(f"bestcube {'double' if action.double else 'nodouble'}")
 
-    def _go_turn(self) -> None:
+    def _go_turn(self, legacy: bool = False) -> None:
         position = self._need_position()
         d1, d2 = self._need_dice()
         start = time.perf_counter()
@@ -402,7 +471,12 @@ class Engine:
         best = self._bot().rank_plays(position, d1, d2, context=context)[0]
         text = move_text(best.play)
         self._info(start, action.equity, text)
-        self.send(f"bestturn cube={'double' if action.double else 'nodouble'} move={text}")
+        cube = "double" if action.double else "nodouble"
+        if legacy:
+            # v0.1 names the play by its position (moveid=); move= is kept, last for its spaces.
+            self.send(f"bestturn cube={cube} moveid={move_id(best.play)} move={text}")
+        else:
+            self.send(f"bestturn cube={cube} move={text}")
 
     def _info(self, start: float, score: float, pv: str | None = None) -> None:
         ms = round((time.perf_counter() - start) * 1000)
@@ -413,6 +487,25 @@ class Engine:
 def _no_arguments(command: str, args: list[str]) -> None:
     if args:
         raise UbgiError(BAD_COMMAND, f"{command} takes no arguments")
+
+
+V01_OPTIONS = {"variant": "game.variant", "threads": "engine.threads", "seed": "engine.seed"}
+"""v0.1's option names (any case) with the v0.2 key each sets; a v0.2 key name is taken as it is."""
+
+SEARCH_LIMITS = ("movetime", "depth", "nodes", "trials")
+"""v0.1's limits after ``go role``: read and checked, then left aside (``engine.ply`` sets the depth)."""
+
+
+def _search_limits(args: list[str]) -> None:
+    if len(args) % 2:
+        raise UbgiError(BAD_COMMAND, "expected: go role <role> [movetime|depth|nodes|trials <n>] ...")
+    for name, value in zip(args[::2], args[1::2]):
+        if name not in SEARCH_LIMITS:
+            raise UbgiError(
+                BAD_COMMAND, f"go role: unknown limit {name!r} (movetime, depth, nodes, trials are)"
+            )
+        if not value.isascii() or not value.isdigit():
+            raise UbgiError(BAD_VALUE, f"go role: {name} must_be a whole number, not {value!r}")
 
 
 def _key(name: str) -> Key:
