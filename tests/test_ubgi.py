@@ -471,10 +471,18 @@ def test_the_v01_dialect_of_a_dueller(engine, legal_play_rows):
         "go role chequer movetime": "bad_command",
         "go role chequer ponder 1": "bad_command",
         "go role chequer depth two": "bad_value",
+        "newsession type match length 7": "unsupported",
+        "newsession type money jacoby on": "unsupported",
+        "newsession money": "bad_command",
+        "setcube value 2 owner p0": "unsupported",
+        "setscore 1 2": "unsupported",
     }.items():
         answer = engine.ask(command)
         assert answer.startswith(f"error {code} "), (command, answer)
     engine.silent("newgame")
+    engine.silent("newsession type money")  # what a bare Position ID is played as
+    engine.silent("newsession type money jacoby off crawford on")
+    engine.silent("setcube value 1 owner center")
     engine.silent("stop")  # nothing is running: nothing to answer
     rows = [r for r in legal_play_rows if len(r["results"].split()) > 1][:6]
     blocked = next(r for r in legal_play_rows if "blocked" in r["tags"] and r["results"] == r["position_id"])

@@ -247,6 +247,9 @@ class Engine:
             "setoption": self._setoption,
             "setturn": self._setturn,
             "stop": self._stop,
+            "newsession": self._newsession,
+            "setcube": self._setcube,
+            "setscore": self._setscore,
         }
 
     def send(self, line: str) -> None:
@@ -344,6 +347,30 @@ class Engine:
             raise UbgiError(BAD_COMMAND, "expected: setturn p0|p1")
         if args[0] not in ("p0", "p1"):
             raise UbgiError(BAD_VALUE, "setturn must_be p0|p1")
+
+    def _newsession(self, args: list[str]) -> None:
+        """v0.1's ``newsession``: money play without the Jacoby rule is what a bare Position ID gets."""
+        if len(args) < 2 or len(args) % 2 or args[0] != "type":
+            raise UbgiError(
+                BAD_COMMAND, "expected: newsession type <money|match> [length <N>] [jacoby|crawford <on|off>]"
+            )
+        options = dict(zip(args[::2], args[1::2]))
+        if (
+            options.get("type") == "money"
+            and options.get("jacoby", "off") == "off"
+            and "length" not in options
+        ):
+            return
+        raise UbgiError(UNSUPPORTED, f"newsession {' '.join(args)}: {SESSION_FROM_ID}")
+
+    def _setcube(self, args: list[str]) -> None:
+        """v0.1's ``setcube``: the centred 1-cube is what a bare Position ID gets."""
+        if args not in (["value", "1", "owner", "center"], ["owner", "center", "value", "1"]):
+            raise UbgiError(UNSUPPORTED, f"setcube {' '.join(args)}: {SESSION_FROM_ID}")
+
+    def _setscore(self, args: list[str]) -> None:
+        """v0.1's ``setscore``: a match score comes with the position's ID, never alone."""
+        raise UbgiError(UNSUPPORTED, f"setscore {' '.join(args)}: {SESSION_FROM_ID}")
 
     def _stop(self, args: list[str]) -> None:
         """v0.1's ``stop``: every decision is answered before the next line is read, so nothing runs."""
@@ -491,6 +518,11 @@ def _no_arguments(command: str, args: list[str]) -> None:
 
 V01_OPTIONS = {"variant": "game.variant", "threads": "engine.threads", "seed": "engine.seed"}
 """v0.1's option names (any case) with the v0.2 key each sets; a v0.2 key name is taken as it is."""
+
+SESSION_FROM_ID = (
+    "send the match and the cube in the position (position gnubgid PositionID:MatchID, or an XGID)"
+)
+"""What v0.1's session commands are told when they ask for more than money play with a centred cube."""
 
 SEARCH_LIMITS = ("movetime", "depth", "nodes", "trials")
 """v0.1's limits after ``go role``: read and checked, then left aside (``engine.ply`` sets the depth)."""
