@@ -8,6 +8,7 @@ text is checked by replaying its steps on the board here, independently of the e
 from __future__ import annotations
 
 import queue
+import random
 import re
 import subprocess
 import sys
@@ -519,3 +520,41 @@ def test_the_v01_dialect_of_a_dueller(engine, legal_play_rows):
     after = replay(race, (6, 5), turn[2])
     assert after == bot.best_play(race, 6, 5).position and turn[1] == after.swapped().id
     assert engine.close() == 0
+
+
+def test_a_v01_dueller_plays_a_whole_game_between_two_engines():
+    """Two engines driven as a v0.1 dueller drives them: each play taken by its bestmoveid only."""
+    rng = random.Random(7)
+    engines = [Controller(), Controller()]
+    try:
+        for engine in engines:
+            engine.send("ubgi")
+            engine.until("ubgiok")
+            engine.silent("setoption name Variant value backgammon")
+            engine.silent("newgame")
+        position, plies = Position.initial(), 0
+        while True:
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+            engine = engines[plies % 2]
+            engine.silent(f"position gnubgid {position.id}")
+            engine.silent(f"setturn {'p0' if plies % 2 == 0 else 'p1'}")
+            engine.silent(f"dice {dice[0]} {dice[1]}")
+            engine.send("go role chequer")
+            lines = [engine.read() for _ in range(3)]  # info, bestmove, bestmoveid
+            moveid = lines[-1].removeprefix("bestmoveid ")
+            children = {play.position.swapped().id: play.position for play in position.legal_plays(*dice)}
+            if not children:
+                children = {position.swapped().id: position}
+            assert moveid in children, (position.id, dice, lines)
+            plies += 1
+            if children[moveid].off[0] == 15:
+                break
+            position = Position.from_id(moveid)
+            assert plies < 400
+        for engine in engines:
+            assert engine.close() == 0
+    finally:
+        for engine in engines:
+            if engine.process.poll() is None:
+                engine.process.kill()
+                engine.process.wait()
