@@ -78,33 +78,30 @@ BAD_COMMAND, BAD_VALUE, BAD_STATE, UNSUPPORTED = "bad_command", "bad_value", "ba
 """The four error codes of UBGI: bad syntax, a bad value, the wrong moment, a missing feature."""
 
 MAX_LINE = 64 * 1024
-"""The longest command line read, in characters; a longer line is refused whole, unread."""
+"""The longest command line carried out, in characters; a longer one is refused, never held whole."""
 SHOWN_WORD = 80
 """How many characters of one word of the input an error message quotes."""
 SHOWN_DETAIL = 400
 """How many characters of detail an error message carries at most."""
 
 
-def shown(text: str, limit: int = SHOWN_WORD) -> str:
-    """``text`` made fit for one protocol line: escaped as repr escapes, cut to ``limit``.
-
-    Every character that is not printable (controls such as NUL, line and paragraph separators,
-    spaces other than the plain one) is written as ``repr`` writes it; a longer text keeps its
-    first ``limit`` characters and says how long it was.
-
-    >>> shown("a\\x00b")
-    'a\\\\x00b'
-    >>> shown("x" * 100, 5)
-    'xxxxx... (100 characters)'
-    """
-    return _cut(_escaped(text), limit)
-
-
 def _escaped(text: str) -> str:
+    """``text`` with every character that is not printable written as ``repr`` writes it.
+
+    Controls such as NUL, line and paragraph separators, and spaces other than the plain one.
+
+    >>> print(_escaped("a\\x00b\\u2028c d"))
+    a\\x00b\\u2028c d
+    """
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 def _cut(text: str, limit: int) -> str:
+    """``text`` cut to its first ``limit`` characters, saying how long it was.
+
+    >>> _cut("x" * 100, 5)
+    'xxxxx... (100 characters)'
+    """
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
