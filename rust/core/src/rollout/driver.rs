@@ -20,6 +20,29 @@ const BATCH_TIME: Duration = Duration::from_millis(100);
 /// A callback receiving the running result after each batch, on the calling thread.
 pub type Progress<'a> = &'a mut dyn FnMut(&RolloutResult);
 
+/// The fewest threads [`max_threads`] allows, however few cores the machine has.
+pub const MAX_THREADS_FLOOR: usize = 256;
+
+/// Most worker threads a rollout starts: 4 per core, and at least [`MAX_THREADS_FLOOR`]. More
+/// gain nothing, and a pool of a huge number of OS threads takes long to start and exhausts the
+/// machine.
+pub fn max_threads() -> usize {
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    cores.saturating_mul(4).max(MAX_THREADS_FLOOR)
+}
+
+/// Checks a `threads` argument: `None`, or 1 to [`max_threads`].
+pub(crate) fn check_threads(threads: Option<usize>) -> Result<()> {
+    match threads {
+        Some(0) => Err(Error::InvalidArgument("threads must be at least 1 (or None for every core)".into())),
+        Some(n) if n > max_threads() => Err(Error::InvalidArgument(format!(
+            "threads={n} is more than {} (4 per core, at least {MAX_THREADS_FLOOR})",
+            max_threads()
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Where the trials run.
 pub(crate) enum Threads {
     Here,
@@ -29,8 +52,8 @@ pub(crate) enum Threads {
 
 impl Threads {
     pub(crate) fn new(threads: Option<usize>) -> Result<Threads> {
+        check_threads(threads)?;
         match threads {
-            Some(0) => Err(Error::InvalidArgument("threads must be at least 1".into())),
             Some(1) => Ok(Threads::Here),
             Some(n) => rayon::ThreadPoolBuilder::new()
                 .num_threads(n)

@@ -30,7 +30,7 @@ mod schedule;
 mod stats;
 mod trial;
 
-pub use driver::{rollout_game, Progress};
+pub use driver::{max_threads, rollout_game, Progress, MAX_THREADS_FLOOR};
 pub use plays::{rollout_game_plays, PlayRollout};
 pub use schedule::OPENING_OUTCOMES;
 pub use stats::{merge, Moments, RolloutResult, RolloutSums, SCALE, VALUES};
@@ -54,15 +54,16 @@ pub enum Start<P> {
 /// How to run a rollout.
 #[derive(Clone, Debug)]
 pub struct RolloutOptions {
-    /// Trials to run (at most; fewer if stopped early or cancelled). Default 1296.
+    /// Trials to run (at most; fewer if stopped early or cancelled), 1 to [`MAX_TRIALS`].
+    /// Default 1296.
     pub trials: u64,
     /// Index of the first trial, so that a rollout can be split in parts: trials
     /// `first_trial .. first_trial + trials` of the seed. Default 0.
     pub first_trial: u64,
     /// Seed of the dice. Default 0.
     pub seed: u64,
-    /// Worker threads; `None` uses every core (rayon's global pool). The result does not depend
-    /// on it.
+    /// Worker threads, 1 to [`max_threads`]; `None` uses every core (rayon's global pool). The
+    /// result does not depend on it.
     pub threads: Option<usize>,
     /// Stop each game after this many plies and use the evaluator's probabilities; needs a policy
     /// with an evaluator. Default `None` (play to the end).
@@ -100,17 +101,39 @@ impl Default for RolloutOptions {
     }
 }
 
+/// Most trials one rollout runs: 2^30, about a billion, which takes days at the speed of the
+/// neural-net policy on a desktop machine. Larger jobs are split with `first_trial` and merged.
+pub const MAX_TRIALS: u64 = 1 << 30;
+
+/// End of the trial numbering: `first_trial + trials` is at most 2^60, which also keeps the
+/// 128-bit sums of any merge of trials far from overflowing.
+pub const MAX_TRIAL_INDEX: u64 = 1 << 60;
+
 impl RolloutOptions {
     pub(crate) fn validate(&self) -> Result<()> {
         if self.trials == 0 {
             return Err(Error::InvalidArgument("trials must be at least 1".into()));
         }
-        if self.first_trial.checked_add(self.trials).is_none_or(|end| end > 1 << 60) {
+        if self.trials > MAX_TRIALS {
             return Err(Error::InvalidArgument(format!(
-                "trials {}..{}+{} go beyond 2^60",
-                self.first_trial, self.first_trial, self.trials
+                "trials={} is more than one rollout runs (at most 2^30 = {MAX_TRIALS}); split it \
+                 into parts with first_trial and merge them",
+                self.trials
             )));
         }
+        if self.first_trial.checked_add(self.trials).is_none_or(|end| end > MAX_TRIAL_INDEX) {
+            return Err(Error::InvalidArgument(format!(
+                "first_trial={} with trials={} goes beyond trial 2^60",
+                self.first_trial, self.trials
+            )));
+        }
+        if self.min_trials > MAX_TRIALS {
+            return Err(Error::InvalidArgument(format!(
+                "min_trials={} is more than {MAX_TRIALS}",
+                self.min_trials
+            )));
+        }
+        driver::check_threads(self.threads)?;
         if let Some(bound) = self.max_std_error {
             if !(bound > 0.0 && bound.is_finite()) {
                 return Err(Error::InvalidArgument(format!(
@@ -119,5 +142,32 @@ impl RolloutOptions {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(options: RolloutOptions, name: &str) {
+        let message = options.validate().unwrap_err().to_string();
+        assert!(message.contains(name), "{message}");
+    }
+
+    #[test]
+    fn every_size_is_bounded() {
+        let base = RolloutOptions::default;
+        base().validate().unwrap();
+        RolloutOptions { trials: MAX_TRIALS, threads: Some(max_threads()), ..base() }.validate().unwrap();
+        refused(RolloutOptions { trials: 0, ..base() }, "trials");
+        refused(RolloutOptions { trials: MAX_TRIALS + 1, ..base() }, "trials=");
+        refused(RolloutOptions { trials: 1 << 32, ..base() }, "trials=");
+        refused(RolloutOptions { first_trial: u64::MAX, ..base() }, "first_trial=");
+        refused(RolloutOptions { threads: Some(0), ..base() }, "threads");
+        refused(RolloutOptions { threads: Some(100_000), ..base() }, "threads=100000");
+        refused(RolloutOptions { threads: Some(1 << 40), ..base() }, "threads=");
+        refused(RolloutOptions { min_trials: u64::MAX, ..base() }, "min_trials=");
+        assert!(max_threads() >= MAX_THREADS_FLOOR);
+        assert!(driver::Threads::new(Some(100_000)).is_err());
     }
 }

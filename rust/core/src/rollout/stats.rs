@@ -25,6 +25,11 @@ pub(crate) const EQUITY: usize = 5;
 pub(crate) const DRAW: usize = 6;
 /// How many values a trial gives.
 pub const VALUES: usize = 7;
+/// The values' names, in order, for messages.
+const NAMES: [&str; VALUES] =
+    ["win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon", "equity", "draw"];
+/// The range of each game result, in points: probabilities in 0..1, the equity in -3..3.
+const RANGES: [(i128, i128); VALUES] = [(0, 1), (0, 1), (0, 1), (0, 1), (0, 1), (-3, 3), (0, 1)];
 
 /// A trial's values in fixed point: the five probabilities, the equity and the draw.
 #[inline]
@@ -60,11 +65,60 @@ impl Moments {
         }
     }
 
-    fn merge(&mut self, other: &Moments) {
+    /// The sums of both sets of trials, or `None` if one overflows.
+    fn merged(&self, other: &Moments) -> Option<Moments> {
+        let mut m = *self;
         for k in 0..VALUES {
-            self.sum[k] += other.sum[k];
-            self.sum_sq[k] += other.sum_sq[k];
+            m.sum[k] = self.sum[k].checked_add(other.sum[k])?;
+            m.sum_sq[k] = self.sum_sq[k].checked_add(other.sum_sq[k])?;
         }
+        Some(m)
+    }
+
+    /// Checks that these can be the sums of `n` trials: every sum of squares at least 0 and at
+    /// least (Σx)²/n, and, when `ranges` are given, every value within its range (in points):
+    /// then Σx lies in `n·lo ..= n·hi` and Σx² at most `n·max(lo², hi²)`.
+    fn check(&self, n: u64, ranges: Option<&[(i128, i128); VALUES]>, what: &str) -> Result<()> {
+        let s = SCALE as i128;
+        let n = n as i128;
+        for k in 0..VALUES {
+            let (sum, sum_sq) = (self.sum[k], self.sum_sq[k]);
+            let bad = |why: &str| {
+                Error::InvalidArgument(format!("{what} sums of {} are impossible: {why}", NAMES[k]))
+            };
+            if sum_sq < 0 {
+                return Err(bad("a negative sum of squares"));
+            }
+            // Room for the standard error's arithmetic, which works with multiples of Σx².
+            if sum_sq > i128::MAX / 4 {
+                return Err(bad("the sum of squares is too large"));
+            }
+            if n == 0 && (sum != 0 || sum_sq != 0) {
+                return Err(bad("not zero over no trials"));
+            }
+            // (Σx)² <= n·Σx² (Cauchy-Schwarz), compared without overflow: |Σx| <= sqrt(n·Σx²).
+            let fits = match n.checked_mul(sum_sq) {
+                Some(bound) => sum.checked_mul(sum).is_some_and(|sq| sq <= bound),
+                None => true,
+            };
+            if !fits {
+                return Err(bad("the sum of squares is smaller than the square of the sum over trials"));
+            }
+            if let Some(ranges) = ranges {
+                let (lo, hi) = ranges[k];
+                let (lo, hi) = (n * lo * s, n * hi * s);
+                if sum < lo || sum > hi {
+                    return Err(bad("the mean is outside its range"));
+                }
+                // n·M² for the largest magnitude M of a value; beyond i128 nothing is too large.
+                let widest = lo.abs().max(hi.abs());
+                let top = (widest / n.max(1)).checked_mul(widest);
+                if top.is_some_and(|top| sum_sq > top) {
+                    return Err(bad("the sum of squares is too large for values in range"));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The sums of the same `n` trials seen by the other side: win -> 1 - win, gammons and
@@ -128,11 +182,32 @@ impl RolloutSums {
         self.reduced.add(reduced);
     }
 
-    /// Adds another set of trials.
-    pub fn merge(&mut self, other: &RolloutSums) {
-        self.trials += other.trials;
-        self.plain.merge(&other.plain);
-        self.reduced.merge(&other.reduced);
+    /// Adds another set of trials; an error, leaving `self` as it was, if the trial count goes
+    /// beyond 2^60 or a sum overflows.
+    pub fn merge(&mut self, other: &RolloutSums) -> Result<()> {
+        let overflow =
+            |what: &str| Error::InvalidArgument(format!("merging rollout results overflows the {what}"));
+        let trials = self
+            .trials
+            .checked_add(other.trials)
+            .filter(|&t| t <= super::MAX_TRIAL_INDEX)
+            .ok_or_else(|| overflow("trial count (at most 2^60)"))?;
+        let plain = self.plain.merged(&other.plain).ok_or_else(|| overflow("sums of the results"))?;
+        let reduced = self.reduced.merged(&other.reduced).ok_or_else(|| overflow("luck-adjusted sums"))?;
+        *self = RolloutSums { trials, plain, reduced };
+        Ok(())
+    }
+
+    /// Checks that these can be the sums of real trials (for sums read from elsewhere, such as a
+    /// pickle): at most 2^60 trials, each plain mean within its range (probabilities 0..1, the
+    /// equity -3..3) with sums of squares that values in range can give, and luck-adjusted sums
+    /// whose sums of squares are consistent with their sums.
+    pub fn validate(&self) -> Result<()> {
+        if self.trials > super::MAX_TRIAL_INDEX {
+            return Err(Error::InvalidArgument(format!("trials={} is more than 2^60", self.trials)));
+        }
+        self.plain.check(self.trials, Some(&RANGES), "the")?;
+        self.reduced.check(self.trials, None, "the luck-adjusted")
     }
 
     /// The same trials seen by the other side.
@@ -279,8 +354,14 @@ pub fn merge(results: &[RolloutResult]) -> Result<RolloutResult> {
                 r.first_trial
             )));
         }
-        next = r.first_trial + r.trials;
-        sums.merge(&r.sums);
+        next = r.first_trial.checked_add(r.trials).ok_or_else(|| {
+            Error::InvalidArgument(format!(
+                "rollout part starting at trial {} with {} trials goes beyond 2^64",
+                r.first_trial, r.trials
+            ))
+        })?;
+        r.sums.validate()?;
+        sums.merge(&r.sums)?;
         seconds += r.seconds;
     }
     let mut merged =
@@ -324,5 +405,73 @@ mod tests {
         assert_eq!(r.equity, 0.0);
         assert!((r.std_error - (1.0f64 / 3.0).sqrt()).abs() < 1e-12);
         assert_eq!(r.probabilities.win, 0.5);
+    }
+
+    fn real_sums() -> RolloutSums {
+        let mut s = RolloutSums::default();
+        for t in [1i8, -2, 3, -1, 1, 2] {
+            let v = values(Probabilities::from_points(t));
+            s.add(&v, &v);
+        }
+        s
+    }
+
+    #[test]
+    fn real_sums_are_valid() {
+        real_sums().validate().unwrap();
+        real_sums().flipped().validate().unwrap();
+        RolloutSums::default().validate().unwrap();
+    }
+
+    #[test]
+    fn impossible_sums_are_refused() {
+        let s = SCALE as i128;
+        let error = |sums: RolloutSums| sums.validate().unwrap_err().to_string();
+        let mut win = real_sums();
+        win.plain.sum[0] = (5.83 * 6.0 * s as f64) as i128;
+        assert!(error(win).contains("win"), "{}", error(win));
+        let mut many = real_sums();
+        many.trials = u64::MAX;
+        assert!(error(many).contains("trials"));
+        let mut squares = real_sums();
+        squares.reduced.sum_sq[EQUITY] = 1;
+        assert!(error(squares).contains("equity"));
+        let mut negative = real_sums();
+        negative.plain.sum_sq[DRAW] = -1;
+        assert!(error(negative).contains("draw"));
+        let mut wide = real_sums();
+        wide.plain.sum_sq[EQUITY] = 10 * 6 * s * s;
+        assert!(error(wide).contains("equity"));
+        let mut huge = real_sums();
+        huge.reduced.sum_sq[1] = i128::MAX;
+        assert!(error(huge).contains("win_gammon"));
+    }
+
+    #[test]
+    fn merging_overflow_is_an_error() {
+        let mut big = real_sums();
+        big.reduced.sum_sq[EQUITY] = i128::MAX - 1;
+        let mut sums = big;
+        let err = sums.merge(&big).unwrap_err().to_string();
+        assert!(err.contains("overflows"), "{err}");
+        assert_eq!(sums, big, "a failed merge leaves the sums as they were");
+        let mut count = real_sums();
+        count.trials = 1 << 60;
+        assert!(count.merge(&real_sums()).is_err());
+        let mut both = real_sums();
+        both.merge(&real_sums()).unwrap();
+        assert_eq!(both.trials, 12);
+    }
+
+    #[test]
+    fn merge_refuses_crafted_parts() {
+        let part = |first_trial, sums| RolloutResult::from_sums(sums, true, 0, first_trial);
+        let mut bad = real_sums();
+        bad.plain.sum[0] = -1;
+        assert!(merge(&[part(0, real_sums()), part(6, bad)]).is_err());
+        let mut end = real_sums();
+        end.trials = u64::MAX;
+        assert!(merge(&[part(u64::MAX - 2, end)]).is_err());
+        assert_eq!(merge(&[part(6, real_sums()), part(0, real_sums())]).unwrap().trials, 12);
     }
 }
