@@ -20,7 +20,7 @@ if ! cargo afl --version >/dev/null 2>&1; then
 fi
 
 echo "== fuzz: seeds, and the properties on them"
-bash seeds.sh out/seeds
+bash seeds.sh
 cargo test --release --locked -q
 
 echo "== fuzz: build under AFL++"

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Writes the seed corpus, one directory per target under the directory given (default
-# fuzz/out/seeds), from the repository's fixtures: Position and Match IDs and XGIDs of the game
-# records, the legal-plays table's positions, the plays of the records, the .mat files.
+# Writes the seed corpus, one directory per target under the directory given (relative to
+# fuzz/; default out/seeds, that is fuzz/out/seeds), from the repository's fixtures: Position and
+# Match IDs and XGIDs of the game records, the legal-plays table's positions, the plays of the
+# records, the .mat files.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-out=${1:-fuzz/out/seeds}
-fixtures=tests/fixtures
+cd "$(dirname "$0")"
+out=${1:-out/seeds}
+fixtures=../tests/fixtures
 rm -rf "$out"
 for t in position_id match_id reader xgid play mat battlegammon; do mkdir -p "$out/$t"; done
 
