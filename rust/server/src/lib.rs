@@ -18,7 +18,8 @@
 //! use std::io::{Read, Write};
 //! let server = Server::start("127.0.0.1", 0, Config::default()).unwrap();
 //! let mut stream = std::net::TcpStream::connect(server.address()).unwrap();
-//! stream.write_all(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").unwrap();
+//! let head = format!("GET /health HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n", server.address());
+//! stream.write_all(head.as_bytes()).unwrap();
 //! let mut answer = String::new();
 //! stream.read_to_string(&mut answer).unwrap();
 //! assert!(answer.starts_with("HTTP/1.1 200 OK"));

@@ -5,7 +5,8 @@ use crate::input::PositionInput;
 use crate::probabilities::Outcome;
 use crate::state::{AppState, JsonBody};
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
 use axum::Json;
 use gammon_backgammon::Backgammon;
 use gammon_bot::rollout::{rollout_game, RolloutOptions};
@@ -93,13 +94,31 @@ pub struct RolloutResponse {
         (status = 200, description = "the rollout's estimates", body = RolloutResponse),
         (status = 400, description = "a field is missing, malformed or out of range", body = ErrorMessage),
         (status = 413, description = "the body is too large", body = ErrorMessage),
-        (status = 503, description = "the rollout could not start within its time", body = ErrorMessage),
+        (status = 415, description = "the body is not sent as application/json", body = ErrorMessage),
+        (status = 503, description = "as many rollouts are running as the server runs at once (see Retry-After)", body = ErrorMessage),
     )
 )]
 pub async fn post_rollout(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<RolloutRequest>,
-) -> ApiResult<Json<RolloutResponse>> {
+) -> Response {
+    // Rollouts run on their own threads, as many at once as there are, so that the short queries
+    // keep their threads; one more is refused at once rather than queued.
+    let Ok(slot) = state.rollout_slots.clone().try_acquire_owned() else {
+        let message = format!(
+            "{} rollouts are running, as many as this server runs at once; try again later",
+            state.config.rollout_threads()
+        );
+        let mut response = ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message).into_response();
+        response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
+        return response;
+    };
+    let answer = run(state, request).await;
+    drop(slot);
+    answer.into_response()
+}
+
+async fn run(state: AppState, request: RolloutRequest) -> ApiResult<Json<RolloutResponse>> {
     let read = request.position.read()?;
     let start = read.rollout_start();
     let (position, named) = (read.position, read.named.map(|n| n.name().to_string()));
@@ -110,7 +129,7 @@ pub async fn post_rollout(
     let policy = BuiltinPolicy::from_name(&request.policy)?;
     let limit = state.config.limits.rollout_time;
     state
-        .workers
+        .rollouts
         .run_for(Some(limit), move |cancel| {
             let options = RolloutOptions {
                 trials: request.trials,

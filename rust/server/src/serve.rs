@@ -111,7 +111,9 @@ impl From<std::io::Error> for StartError {
 }
 
 /// A server running on its own threads: two serve connections, the evaluation pool of
-/// [`Config::threads`] does the work. It stops on [`Server::stop`] or when dropped.
+/// [`Config::threads`] does the work and a pool of its own runs the rollouts. It answers only
+/// requests addressed to it (`Host` `localhost`, `127.0.0.1` or `[::1]` with its port, or the
+/// host it was started on) and not from the pages of other sites (`Origin`): 403 otherwise. It stops on [`Server::stop`] or when dropped.
 ///
 /// ```
 /// use gammon_server::{Config, Server};
@@ -135,6 +137,7 @@ impl Server {
         let listener = std::net::TcpListener::bind((host, port))?;
         listener.set_nonblocking(true)?;
         let address = listener.local_addr()?;
+        let state = state.for_address(host, address);
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .thread_name("gammon-http")
@@ -183,6 +186,169 @@ mod tests {
     use super::*;
     use std::io::{Read, Write};
     use std::time::Instant;
+
+    /// Sends `head` (with `Host: {host}` added unless `host` is empty) and `body`, and reads the
+    /// answer to the end: its status, its head and its body.
+    fn exchange(address: SocketAddr, host: &str, head: &str, body: &str) -> (u16, String, String) {
+        let mut stream = std::net::TcpStream::connect(address).unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+        let host = if host.is_empty() { String::new() } else { format!("Host: {host}\r\n") };
+        let length =
+            if body.is_empty() { String::new() } else { format!("Content-Length: {}\r\n", body.len()) };
+        let request = format!("{head}\r\n{host}{length}Connection: close\r\n\r\n{body}");
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut answer = String::new();
+        let _ = stream.read_to_string(&mut answer);
+        let (top, rest) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+        let status = top.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+        (status, top.to_ascii_lowercase(), rest.to_string())
+    }
+
+    fn message(body: &str) -> String {
+        let value: serde_json::Value =
+            serde_json::from_str(body).unwrap_or_else(|_| panic!("not JSON: {body:?}"));
+        value["message"].as_str().unwrap_or_else(|| panic!("no message: {body}")).to_string()
+    }
+
+    #[test]
+    fn clients_sending_their_bodies_slowly_are_cut_off_and_do_not_hold_up_others() {
+        let limits =
+            Limits { body_read_timeout: Duration::from_secs(1), max_in_flight: 4, ..Limits::default() };
+        let server =
+            Server::start("127.0.0.1", 0, Config { threads: Some(1), limits, ..Config::default() }).unwrap();
+        let address = server.address();
+        // Twice as many as may be in progress: half send one byte and stop, half one byte in turn
+        // every 300 ms, never reaching the 1000 they declared.
+        let slow: Vec<_> = (0..8)
+            .map(|k| {
+                std::thread::spawn(move || {
+                    let mut stream = std::net::TcpStream::connect(address).unwrap();
+                    stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+                    let head = format!(
+                        "POST /v1/evaluate HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{{"
+                    );
+                    stream.write_all(head.as_bytes()).unwrap();
+                    let started = Instant::now();
+                    if k % 2 == 1 {
+                        // A byte every 300 ms until the server answers.
+                        stream.set_read_timeout(Some(Duration::from_millis(300))).unwrap();
+                        while started.elapsed() < Duration::from_secs(20)
+                            && stream.write_all(b" ").is_ok()
+                            && !stream.peek(&mut [0]).is_ok_and(|n| n > 0)
+                        {}
+                        stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+                    }
+                    let mut answer = String::new();
+                    let _ = stream.read_to_string(&mut answer);
+                    (answer, started.elapsed())
+                })
+            })
+            .collect();
+        std::thread::sleep(Duration::from_millis(300));
+        let (status, _, body) = exchange(address, &address.to_string(), "GET /health HTTP/1.1", "");
+        assert_eq!(status, 200, "{body}");
+        let (status, _, body) = exchange(
+            address,
+            &address.to_string(),
+            "POST /v1/evaluate HTTP/1.1\r\nContent-Type: application/json",
+            r#"{"position": "initial"}"#,
+        );
+        assert_eq!(status, 200, "{body}");
+        for client in slow {
+            let (answer, took) = client.join().unwrap();
+            assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+            assert!(message(answer.split_once("\r\n\r\n").unwrap().1).contains("body"), "{answer}");
+            assert!(took < Duration::from_secs(15), "{took:?}");
+        }
+    }
+
+    #[test]
+    fn rollouts_have_their_own_threads_and_the_short_queries_keep_answering() {
+        gammon_bot::net::NeuralNet::builtin();
+        let limits = Limits { rollout_time: Duration::from_secs(4), ..Limits::default() };
+        let server =
+            Server::start("127.0.0.1", 0, Config { threads: Some(2), limits, ..Config::default() }).unwrap();
+        let address = server.address();
+        let rollout = r#"{"position": "initial", "trials": 10000, "policy": "net-all"}"#;
+        let (tx, rx) = std::sync::mpsc::channel();
+        let clients: Vec<_> = (0..4)
+            .map(|_| {
+                let tx = tx.clone();
+                std::thread::spawn(move || {
+                    let answer = exchange(
+                        address,
+                        &address.to_string(),
+                        "POST /v1/rollout HTTP/1.1\r\nContent-Type: application/json",
+                        rollout,
+                    );
+                    tx.send(("rollout", answer.0, answer.1)).unwrap();
+                })
+            })
+            .collect();
+        // Two threads, so one rollout at a time: three are refused at once, one runs.
+        for _ in 0..3 {
+            let (_, status, head) = rx.recv().unwrap();
+            assert_eq!(status, 503);
+            assert!(head.contains("retry-after: "), "{head}");
+        }
+        let query = "GET /move?die1=3&die2=1&p24=2&p13=5&p8=3&p6=5&p1=-2&p12=-5&p17=-3&p19=-5 HTTP/1.1";
+        for _ in 0..3 {
+            let (status, _, body) = exchange(address, &address.to_string(), query, "");
+            assert_eq!(status, 200, "{body}");
+        }
+        tx.send(("move", 200, String::new())).unwrap();
+        // The queries were answered while the rollout was still running.
+        let (first, _, _) = rx.recv().unwrap();
+        assert_eq!(first, "move");
+        let (_, status, _) = rx.recv().unwrap();
+        assert_eq!(status, 200);
+        for client in clients {
+            client.join().unwrap();
+        }
+    }
+
+    #[test]
+    fn only_this_server_s_address_and_token_are_answered() {
+        let config = Config { threads: Some(1), token: Some("s3cret".into()), ..Config::default() };
+        let server = Server::start("127.0.0.1", 0, config).unwrap();
+        let address = server.address();
+        let port = address.port();
+        let own = address.to_string();
+        let health = "GET /health HTTP/1.1";
+        let query = "GET /eval?p24=2&p13=5&p8=3&p6=5&p1=-2&p12=-5&p17=-3&p19=-5 HTTP/1.1";
+        let auth = "\r\nAuthorization: Bearer s3cret";
+        // Another host name (a page of another site, by DNS rebinding) or another site's pages.
+        for host in [format!("evil.example:{port}"), "127.0.0.1".into(), format!("127.0.0.1:{}", port ^ 1)] {
+            let (status, _, body) = exchange(address, &host, &format!("{query}{auth}"), "");
+            assert_eq!(status, 403, "{host}: {body}");
+            assert!(message(&body).contains("host"), "{body}");
+        }
+        let (status, _, body) =
+            exchange(address, &own, &format!("{query}{auth}\r\nOrigin: http://evil.example"), "");
+        assert_eq!(status, 403, "{body}");
+        // Every name of this machine, with the port; /health needs no token.
+        for host in
+            [format!("localhost:{port}"), format!("LOCALHOST:{port}"), format!("[::1]:{port}"), own.clone()]
+        {
+            let (status, head, body) = exchange(address, &host, health, "");
+            assert_eq!(status, 200, "{host}: {body}");
+            assert!(!head.contains("access-control-allow-origin"), "{head}");
+        }
+        let (status, _, body) =
+            exchange(address, &own, &format!("{query}{auth}\r\nOrigin: http://{own}"), "");
+        assert_eq!(status, 200, "{body}");
+        for wrong in ["", "\r\nAuthorization: Bearer s3cre", "\r\nAuthorization: Basic czNjcmV0"] {
+            let (status, head, body) = exchange(address, &own, &format!("{query}{wrong}"), "");
+            assert_eq!(status, 401, "{wrong}: {body}");
+            assert!(head.contains("www-authenticate: bearer"), "{head}");
+            assert!(!message(&body).contains("s3cret"));
+        }
+        let post = "POST /v1/evaluate HTTP/1.1\r\nContent-Type: text/plain";
+        let (status, _, body) =
+            exchange(address, &own, &format!("{post}{auth}"), r#"{"position": "initial"}"#);
+        assert_eq!(status, 415, "{body}");
+        assert!(message(&body).contains("application/json"));
+    }
 
     #[test]
     fn a_client_that_never_finishes_its_request_head_is_cut_off() {

@@ -281,8 +281,28 @@ async fn v1_refusals_are_json_400s() {
         assert_eq!(status, StatusCode::BAD_REQUEST, "{uri} {body}");
         assert!(answer["message"].as_str().unwrap().contains(word), "{uri} {body}: {answer}");
     }
-    let not_json = Request::post("/v1/plays").body(Body::from("{nope")).unwrap();
+    let not_json = json_post("/v1/plays", Value::Null);
+    let not_json = Request::from_parts(not_json.into_parts().0, Body::from("{nope"));
     assert_eq!(send(not_json).await.0, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn json_bodies_must_say_so_in_their_content_type() {
+    let body = json!({"position": "initial"}).to_string();
+    for content_type in [None, Some("text/plain"), Some("application/x-www-form-urlencoded")] {
+        let mut request = Request::post("/v1/evaluate");
+        if let Some(t) = content_type {
+            request = request.header(header::CONTENT_TYPE, t);
+        }
+        let (status, answer) = send(request.body(Body::from(body.clone())).unwrap()).await;
+        assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE, "{content_type:?}");
+        assert!(answer["message"].as_str().unwrap().contains("application/json"), "{answer}");
+    }
+    let with_charset = Request::post("/v1/evaluate")
+        .header(header::CONTENT_TYPE, "Application/JSON; charset=utf-8")
+        .body(Body::from(body))
+        .unwrap();
+    assert_eq!(send(with_charset).await.0, StatusCode::OK);
 }
 
 #[tokio::test]
@@ -376,7 +396,10 @@ async fn send_to(app: axum::Router, request: Request<Body>) -> (StatusCode, Valu
 }
 
 fn json_post(uri: &str, body: Value) -> Request<Body> {
-    Request::post(uri).body(Body::from(body.to_string())).unwrap()
+    Request::post(uri)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap()
 }
 
 #[tokio::test]

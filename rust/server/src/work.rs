@@ -40,9 +40,14 @@ impl Drop for AbortOnDrop {
 impl Workers {
     /// A pool of `threads` threads.
     pub fn new(threads: usize) -> gammon_backgammon::Result<Workers> {
+        Workers::named(threads, "gammon-eval")
+    }
+
+    /// A pool of `threads` threads named `name-0`, `name-1`...
+    pub fn named(threads: usize, name: &'static str) -> gammon_backgammon::Result<Workers> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
-            .thread_name(|k| format!("gammon-eval-{k}"))
+            .thread_name(move |k| format!("{name}-{k}"))
             .build()
             .map_err(|e| {
                 gammon_backgammon::Error::InvalidArgument(format!("cannot start {threads} threads: {e}"))
