@@ -5,6 +5,8 @@
 #
 #   bash .ci/fuzz.sh              # 12 seconds per target
 #   FUZZ_SECONDS=600 bash .ci/fuzz.sh position_id mat   # longer, on the targets named
+#   bash .ci/fuzz.sh server_json  # the server's request bodies (not in the default list: it
+#                                 # builds the whole HTTP stack)
 set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 
@@ -21,10 +23,13 @@ fi
 
 echo "== fuzz: seeds, and the properties on them"
 bash seeds.sh
-cargo test --release --locked -q
+# The seed test without the afl feature: the binaries link only under cargo afl.
+features=afl test_features=
+case " ${targets[*]} " in *" server_json "*) features=afl,server test_features=server ;; esac
+cargo test --release --locked -q --features "$test_features"
 
 echo "== fuzz: build under AFL++"
-cargo afl build --release --locked --features afl
+cargo afl build --release --locked --features "$features"
 
 # No terminal UI; no CPU governor or core-dump handler to configure on a CI machine.
 export AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1

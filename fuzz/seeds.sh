@@ -8,7 +8,7 @@ cd "$(dirname "$0")"
 out=${1:-out/seeds}
 fixtures=../tests/fixtures
 rm -rf "$out"
-for t in position_id match_id reader xgid play mat battlegammon; do mkdir -p "$out/$t"; done
+for t in position_id match_id reader xgid play mat battlegammon server_json; do mkdir -p "$out/$t"; done
 
 # One file per line of standard input, named <prefix><n>, the line without its newline.
 lines_to_files() {
@@ -59,5 +59,20 @@ done
 
 printf '%s\n' initial "b:wwwww////w///ww/ww///////b///bb/bb////bbbbb" "w:bwwww////w///ww/ww///////b///bb/bb////bbbb" \
     "b:ww///////ww/ww///////b///bb/bb////bbbbbwwww" "b:" | lines_to_files "$out/battlegammon" b
+
+# Server request bodies: one byte choosing the request type (0 plays, 1 evaluate, 2 cube,
+# 3 rollout, 4 battlegammon), then the JSON.
+server_seed() {
+    { printf "\\$(printf '%03o' "$1")"; printf '%s' "$2"; } >"$out/server_json/s$1-$3"
+}
+server_seed 0 '{"position": "4HPwATDgc/ABMA", "dice": [3, 1]}' a
+server_seed 0 '{"position": "4HPwATDgc/ABMA:cAkgAAAAAAAE", "ply": 0}' b
+server_seed 0 '{"position": [0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0], "dice": "6-5", "match": {"length": 5, "score": [1, 2]}}' c
+server_seed 1 '{"position": "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:6", "ply": 0}' a
+server_seed 1 '{"position": "initial", "cube": {"value": 2, "owner": "us"}, "money": {"jacoby": true}}' b
+server_seed 2 '{"position": "4HPwATDgc/ABMA", "ply": 1}' a
+server_seed 3 '{"position": "opening", "trials": 36, "seed": 7, "policy": "0ply", "truncate": 10}' a
+server_seed 4 '{"position": "b:wwwww////w///ww/ww///////b///bb/bb////bbbbb", "dice": [3, 1], "rules": {"maximize_dice": 1}}' a
+server_seed 4 '{"position": "initial", "dice": "21"}' b
 
 echo "seeds in $out: $(find "$out" -type f | wc -l) files"

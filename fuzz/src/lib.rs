@@ -142,3 +142,53 @@ pub const TARGETS: [(&str, Check); 7] = [
     ("mat", mat),
     ("battlegammon", battlegammon),
 ];
+
+/// The HTTP server's JSON request bodies (feature `server`): the first byte picks the request
+/// type, the rest is the body. Whatever deserialises has its position, dice and depth read as the
+/// handlers read them, without a panic. (The request types are only read, never written, so
+/// there is no round trip to check.)
+#[cfg(feature = "server")]
+pub fn server_json(data: &[u8]) {
+    use gammon_server::battlegammon::BattlegammonRequest;
+    use gammon_server::cube::CubeRequest;
+    use gammon_server::evaluate::EvaluateRequest;
+    use gammon_server::input::{self, PositionInput};
+    use gammon_server::plays::PlaysRequest;
+    use gammon_server::rollout::RolloutRequest;
+
+    fn read(position: &PositionInput) {
+        let _ = position.read();
+    }
+    let Some((&pick, body)) = data.split_first() else { return };
+    match pick % 5 {
+        0 => {
+            if let Ok(r) = serde_json::from_slice::<PlaysRequest>(body) {
+                if let Ok(read) = r.position.read() {
+                    let _ = input::roll(r.dice.as_ref(), &read);
+                }
+                let _ = input::ply(r.ply, 1);
+            }
+        }
+        1 => {
+            if let Ok(r) = serde_json::from_slice::<EvaluateRequest>(body) {
+                read(&r.position);
+            }
+        }
+        2 => {
+            if let Ok(r) = serde_json::from_slice::<CubeRequest>(body) {
+                read(&r.position);
+            }
+        }
+        3 => {
+            if let Ok(r) = serde_json::from_slice::<RolloutRequest>(body) {
+                read(&r.position);
+            }
+        }
+        _ => {
+            if let Ok(r) = serde_json::from_slice::<BattlegammonRequest>(body) {
+                let _ = gammon_battlegammon::read_position(&r.position);
+                let _ = r.dice.read();
+            }
+        }
+    }
+}

@@ -25,3 +25,12 @@ fn the_play_positions_are_valid() {
         gammon_backgammon::Position::from_id(id).unwrap();
     }
 }
+
+#[cfg(feature = "server")]
+#[test]
+fn server_seeds_read() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("out/seeds/server_json");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        gammon_fuzz::server_json(&std::fs::read(entry.unwrap().path()).unwrap());
+    }
+}
