@@ -65,7 +65,7 @@ fn legal_plays_batch<'py>(
     py: Python<'py>,
     boards: PyReadonlyArray2<'py, i64>,
     dice: PyReadonlyArray2<'py, i64>,
-    threads: Option<usize>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<BatchResult<'py>> {
     let threads = crate::threads::count(threads)?;
     let inputs = read_inputs(&boards, &dice)?;

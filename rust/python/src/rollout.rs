@@ -194,8 +194,13 @@ pub fn reduce<'py>(
     Ok((function, PyTuple::new(py, [state.into_pyobject(py)?])?))
 }
 
-/// The engine result a pickled state describes.
-pub fn from_state(state: ResultState) -> PyResult<EngineResult> {
+/// The engine result a pickled state describes, checked: a state that no rollout can give
+/// (means out of range, sums of squares that do not fit the sums, too many trials) is refused
+/// with a `GammonError`, never turned into a result that misreports or breaks a later merge.
+pub fn from_state(state: &Bound<'_, PyAny>) -> PyResult<EngineResult> {
+    let state: ResultState = state
+        .extract()
+        .map_err(|e| GammonError::new_err(format!("not the state of a pickled rollout result: {e}")))?;
     let (trials, plain, reduced, vr, seed, first_trial, (setup, seconds, cancelled, converged)) = state;
     let moments = |(sum, sum_sq): MomentsState| -> PyResult<Moments> {
         let all = |v: Vec<i128>| -> PyResult<[i128; VALUES]> {
@@ -205,6 +210,15 @@ pub fn from_state(state: ResultState) -> PyResult<EngineResult> {
         Ok(Moments { sum: all(sum)?, sum_sq: all(sum_sq)? })
     };
     let sums = RolloutSums { trials, plain: moments(plain)?, reduced: moments(reduced)? };
+    sums.validate().py_err()?;
+    if first_trial.checked_add(trials).is_none_or(|end| end > gammon_bot::rollout::MAX_TRIAL_INDEX) {
+        return Err(GammonError::new_err(format!(
+            "a pickled rollout result of trials {first_trial}.. plus {trials} goes beyond trial 2^60"
+        )));
+    }
+    if !(seconds.is_finite() && seconds >= 0.0) {
+        return Err(GammonError::new_err(format!("a pickled rollout result took {seconds} seconds")));
+    }
     let mut inner = EngineResult::from_sums(sums, vr, seed, first_trial);
     inner.setup = setup;
     inner.seconds = seconds;
@@ -215,7 +229,7 @@ pub fn from_state(state: ResultState) -> PyResult<EngineResult> {
 
 /// Rebuilds a pickled `RolloutResult`.
 #[pyfunction]
-fn _rollout_result_from_state(state: ResultState) -> PyResult<RolloutResult> {
+fn _rollout_result_from_state(state: &Bound<'_, PyAny>) -> PyResult<RolloutResult> {
     Ok(RolloutResult { inner: from_state(state)? })
 }
 
@@ -269,17 +283,18 @@ fn options(
 fn rollout(
     py: Python<'_>,
     position: &Bound<'_, PyAny>,
-    trials: u64,
-    seed: u64,
-    threads: Option<usize>,
+    #[pyo3(from_py_with = crate::args::trials)] trials: u64,
+    #[pyo3(from_py_with = crate::args::dice_seed)] seed: u64,
+    threads: Option<&Bound<'_, PyAny>>,
     policy: &str,
     truncate: Option<u32>,
     variance_reduction: bool,
-    first_trial: u64,
+    #[pyo3(from_py_with = crate::args::first_trial)] first_trial: u64,
     max_std_error: Option<f64>,
     progress: Option<PyObject>,
 ) -> PyResult<RolloutResult> {
     let start = start(position)?;
+    let threads = crate::args::threads(threads)?;
     let policy = BuiltinPolicy::from_name(policy).py_err()?;
     let cancel = Arc::new(AtomicBool::new(false));
     let options = options(
@@ -352,14 +367,15 @@ fn rollout_plays(
     position: &Position,
     d1: &Bound<'_, PyAny>,
     d2: &Bound<'_, PyAny>,
-    trials: u64,
-    seed: u64,
-    threads: Option<usize>,
+    #[pyo3(from_py_with = crate::args::trials)] trials: u64,
+    #[pyo3(from_py_with = crate::args::dice_seed)] seed: u64,
+    threads: Option<&Bound<'_, PyAny>>,
     policy: &str,
     truncate: Option<u32>,
     variance_reduction: bool,
 ) -> PyResult<Vec<(Play, RolloutResult)>> {
     let dice = dice(d1, d2)?;
+    let threads = crate::args::threads(threads)?;
     let policy = BuiltinPolicy::from_name(policy).py_err()?;
     let options =
         RolloutOptions { trials, seed, threads, truncate, variance_reduction, ..RolloutOptions::default() };

@@ -4,12 +4,11 @@ use crate::errors::GammonError;
 use pyo3::prelude::*;
 use std::sync::Arc;
 
-/// The number of workers `threads=` asks for, checked: `None` is one per core.
-pub fn count(threads: Option<usize>) -> PyResult<usize> {
-    match threads {
+/// The number of workers `threads=` asks for, checked: `None` is one per core, an int is 1 to
+/// the engine's maximum (see `args::threads`).
+pub fn count(threads: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    match crate::args::threads(threads)? {
         None => Ok(std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)),
-        Some(0) => Err(GammonError::new_err("threads must be at least 1 (or None for every core)")),
-        Some(n) if n > 1024 => Err(GammonError::new_err(format!("threads={n} is more than 1024"))),
         Some(n) => Ok(n),
     }
 }

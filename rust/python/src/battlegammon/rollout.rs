@@ -2,7 +2,7 @@
 
 use super::position::BgPosition;
 use crate::errors::IntoPy;
-use crate::rollout::{from_state, reduce, with_progress, ResultState};
+use crate::rollout::{from_state, reduce, with_progress};
 use gammon_battlegammon::{rollout as engine_rollout, Battlegammon, BuiltinPolicy, Chances};
 use gammon_bot::rollout::{merge, RolloutOptions, RolloutResult as EngineResult};
 use pyo3::prelude::*;
@@ -109,14 +109,15 @@ impl BgRolloutResult {
 fn rollout(
     py: Python<'_>,
     position: BgPosition,
-    trials: u64,
-    seed: u64,
-    threads: Option<usize>,
+    #[pyo3(from_py_with = crate::args::trials)] trials: u64,
+    #[pyo3(from_py_with = crate::args::dice_seed)] seed: u64,
+    threads: Option<&Bound<'_, PyAny>>,
     policy: &str,
-    first_trial: u64,
+    #[pyo3(from_py_with = crate::args::first_trial)] first_trial: u64,
     progress: Option<PyObject>,
     rule_options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<BgRolloutResult> {
+    let threads = crate::args::threads(threads)?;
     let game = Battlegammon::new(super::rules(rule_options)?).py_err()?;
     let policy = BuiltinPolicy::from_name(policy, game.rules()).py_err()?;
     let cancel = Arc::new(AtomicBool::new(false));
@@ -139,7 +140,7 @@ fn rollout(
 
 /// Rebuilds a pickled Battlegammon `RolloutResult`.
 #[pyfunction(name = "_rollout_result_from_state")]
-fn rollout_result_from_state(state: ResultState) -> PyResult<BgRolloutResult> {
+fn rollout_result_from_state(state: &Bound<'_, PyAny>) -> PyResult<BgRolloutResult> {
     Ok(BgRolloutResult { inner: from_state(state)? })
 }
 
