@@ -24,11 +24,15 @@ pub struct CubeRules {
     pub cube_max: u32,
     /// False in the Crawford game, where nobody may double.
     pub enabled: bool,
+    /// A player whose match cube is dead (at or above the points he needs) may still double, as
+    /// some clients let players do and their match files record. Off by default, as in GNU
+    /// Backgammon's play; the `.mat` reader switches it on.
+    pub dead_cube_doubles: bool,
 }
 
 impl Default for CubeRules {
     fn default() -> Self {
-        CubeRules { jacoby: false, beavers: false, cube_max: 64, enabled: true }
+        CubeRules { jacoby: false, beavers: false, cube_max: 64, enabled: true, dead_cube_doubles: false }
     }
 }
 
@@ -40,7 +44,7 @@ impl CubeRules {
                 "cube_max {cube_max} must be a power of two between 1 and {CUBE_LIMIT}"
             )));
         }
-        Ok(CubeRules { jacoby, beavers, cube_max, enabled: true })
+        Ok(CubeRules { jacoby, beavers, cube_max, enabled: true, dead_cube_doubles: false })
     }
 }
 

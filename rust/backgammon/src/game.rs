@@ -434,6 +434,8 @@ impl Game {
                 }
                 return self.set_dice(die0, die1).map(|_| ());
             }
+            // Either player may resign (see `resign_as`).
+            Action::Resign { player, kind } => return self.resign_as(player, kind),
             _ if actor != Some(action.player()) => {
                 return Err(illegal(format!(
                     "{action} is out of turn: the player to act is {}",
@@ -449,10 +451,9 @@ impl Game {
             Action::Take { .. } => self.take(),
             Action::Drop { .. } => self.drop(),
             Action::Beaver { .. } => self.beaver(),
-            Action::Resign { kind, .. } => self.resign(kind),
             Action::AcceptResignation { .. } => self.accept_resignation(),
             Action::RejectResignation { .. } => self.reject_resignation(),
-            Action::OpeningRoll { .. } => unreachable!("handled above"),
+            Action::OpeningRoll { .. } | Action::Resign { .. } => unreachable!("handled above"),
         }
     }
 

@@ -170,3 +170,50 @@ fn gnubg_exports_load_in_ours() {
     }
     eprintln!("our reader on gnubg's exports: {plays} plays agree");
 }
+
+/// Hand-written files in the layouts other producers use, each with what GNU Backgammon's importer
+/// makes of it: (file, final score, points of each game).
+const EDGES: [(&str, [u32; 2], &[u32]); 5] = [
+    ("edge_and_the_match.mat", [1, 0], &[1]),
+    ("edge_resign_after_roll.mat", [1, 1], &[1, 1]),
+    ("edge_deciding_match_length.mat", [3, 0], &[1, 2]),
+    ("edge_deciding_points_needed.mat", [3, 0], &[4]),
+    ("edge_losses_empty_name.mat", [1, 1], &[1, 1]),
+];
+
+#[test]
+fn other_producers_layouts_read() {
+    for (name, score, points) in EDGES {
+        let m = Match::from_mat(&read(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(m.score(), score, "{name}");
+        let got: Vec<u32> = m.games().iter().map(|g| g.points()).collect();
+        assert_eq!(got, points, "{name}");
+        assert!(m.games().iter().all(Game::is_over), "{name}");
+        // What we read, we write back in our own layout and read again alike.
+        let again = Match::from_mat(&m.to_mat().unwrap()).unwrap_or_else(|e| panic!("{name} rewritten: {e}"));
+        assert_eq!(again.score(), score, "{name} rewritten");
+    }
+    let m = Match::from_mat(&read("edge_losses_empty_name.mat")).unwrap();
+    assert_eq!(m.names()[0], "");
+}
+
+/// Still refused, naming the line: results the replay contradicts, a roll left unplayed without a
+/// resignation after it.
+#[test]
+fn inconsistent_files_are_refused_with_the_line() {
+    let head = " 3 point match\n\n Game 1\n Alice : 0                      Bob : 0\n";
+    let cases = [
+        // Five points with the cube at 1, and the match not decided.
+        ("  1) 31: 8/5 6/5                 64: 24/18 13/9\n      Wins 5 points\n", "line 6"),
+        // A roll with a legal play left unplayed, then the game goes on.
+        ("  1) 31: 8/5 6/5                 42:\n  2) 62: 24/18 13/11\n", "line 5"),
+        // The roller himself "wins" after leaving his roll unplayed.
+        ("  1) 31: 8/5 6/5                 42:\n                                 Wins 1 point\n", "line 5"),
+        // A 1-point drop does not end the match, so 2 points is wrong.
+        ("  1) 31: 8/5 6/5                 64: 24/18 13/9\n  2)  Doubles => 2                Drops\n      Wins 2 points and the match\n", "line 7"),
+    ];
+    for (body, line) in cases {
+        let e = Match::from_mat(&format!("{head}{body}")).unwrap_err().to_string();
+        assert!(e.contains(line), "{body:?}: {e}");
+    }
+}

@@ -7,6 +7,7 @@
 //! ` Takes`, ` Drops`, ` Beavers => v`, and `Wins n point(s)` under the winner once the game ends.
 //! A `Wins` while the game is still going is an accepted resignation.
 
+use crate::cube::CubeRules;
 use crate::game::{Action, Game, Phase, ResultKind};
 use crate::match_play::Match;
 use gammon_core::error::{Error, Result};
@@ -14,19 +15,26 @@ use gammon_core::error::{Error, Result};
 /// One entry of a move line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Entry {
-    Roll { dice: (u8, u8), play: String },
+    Roll {
+        dice: (u8, u8),
+        play: String,
+    },
     Double,
     Beaver,
     Take,
     Drop,
     Wins(u32),
+    /// `Losses n point(s)`, which some producers write beside the winner's `Wins`: skipped.
+    Loses,
 }
 
 fn entry_text(e: &Entry) -> String {
     match e {
         Entry::Roll { dice, play } if play.is_empty() => format!("{}{}:", dice.0, dice.1),
         Entry::Roll { dice, play } => format!("{}{}: {play}", dice.0, dice.1),
-        Entry::Double | Entry::Beaver | Entry::Take | Entry::Drop | Entry::Wins(_) => unreachable!(),
+        Entry::Double | Entry::Beaver | Entry::Take | Entry::Drop | Entry::Wins(_) | Entry::Loses => {
+            unreachable!()
+        }
     }
 }
 
@@ -156,9 +164,11 @@ fn parse_entries(text: &str, left: bool, line_no: usize) -> Result<Vec<(u8, Entr
             if b.len() == 3 && b[2] == b':' && (b'1'..=b'6').contains(&b[0]) && (b'1'..=b'6').contains(&b[1])
             {
                 let mut steps = Vec::new();
-                while i + 1 < tokens.len() && (tokens[i + 1].contains('/') || tokens[i + 1] == "???") {
+                // Question marks stand for a move left unplayed (a resignation after the roll).
+                let unknown = |w: &str| !w.is_empty() && w.bytes().all(|c| c == b'?');
+                while i + 1 < tokens.len() && (tokens[i + 1].contains('/') || unknown(tokens[i + 1])) {
                     i += 1;
-                    if tokens[i] != "???" {
+                    if !unknown(tokens[i]) {
                         steps.push(tokens[i]);
                     }
                 }
@@ -184,8 +194,26 @@ fn parse_entries(text: &str, left: bool, line_no: usize) -> Result<Vec<(u8, Entr
                 let n = tokens.get(i + 1).and_then(|n| n.parse::<u32>().ok()).ok_or_else(|| {
                     bad(line_no, format!("\"Wins\" is not followed by a number of points in {text:?}"))
                 })?;
-                i += 2;
+                i += 1;
+                // "point(s)", then "and the match" in the deciding game.
+                if tokens.get(i + 1).is_some_and(|w| w.to_ascii_lowercase().starts_with("point")) {
+                    i += 1;
+                }
+                let rest: Vec<String> =
+                    tokens[i + 1..].iter().take(3).map(|w| w.to_ascii_lowercase()).collect();
+                if rest == ["and", "the", "match"] {
+                    i += 3;
+                }
                 Entry::Wins(n)
+            } else if lower == "losses" || lower == "loses" {
+                // Some producers note the loser's side too; the winner's "Wins" says it all.
+                if tokens.get(i + 1).is_some_and(|n| n.parse::<u32>().is_ok()) {
+                    i += 1;
+                }
+                if tokens.get(i + 1).is_some_and(|w| w.to_ascii_lowercase().starts_with("point")) {
+                    i += 1;
+                }
+                Entry::Loses
             } else {
                 return Err(bad(line_no, format!("cannot read {t:?} in {text:?}")));
             };
@@ -199,26 +227,45 @@ fn parse_entries(text: &str, left: bool, line_no: usize) -> Result<Vec<(u8, Entr
     Ok(entries)
 }
 
+/// Whether `n`, written as the points of a game that ends the match, is one of the other numbers
+/// producers write there: the points the winner needed, or the match length.
+fn match_points(length: u32, before: u32, n: u32) -> bool {
+    length > 0 && (n == length || n == length.saturating_sub(before))
+}
+
 fn apply_entry(m: &mut Match, player: u8, entry: Entry, line_no: usize) -> Result<()> {
     let at = |e: Error| bad(line_no, e.to_string());
+    let length = m.length();
     let g = m.game_mut();
+    let before = g.context().score[player as usize];
     if let Entry::Wins(n) = entry {
         if !g.is_over() {
+            // A resignation: by the loser whether or not he was to act (a resignation or a
+            // timeout while the winner was on roll shows the same way).
             let value = g.cube_value();
-            let kind = (n % value == 0).then(|| ResultKind::from_multiplier(n / value)).flatten().ok_or_else(|| {
-                bad(line_no, format!("player {player} wins {n} points with the cube at {value}: not 1-3 times the cube"))
-            })?;
-            if g.to_act() == Some(player) {
-                return Err(bad(
-                    line_no,
-                    format!("player {player} wins by resignation but is the one to act"),
-                ));
+            let kind = (n % value == 0).then(|| ResultKind::from_multiplier(n / value)).flatten();
+            let kind = match kind {
+                Some(kind) => kind,
+                None if before + value >= length && match_points(length, before, n) => ResultKind::Single,
+                None => {
+                    return Err(bad(
+                        line_no,
+                        format!(
+                        "player {player} wins {n} points with the cube at {value}: not 1-3 times the cube"
+                    ),
+                    ))
+                }
+            };
+            if g.resignation().is_some() {
+                return Err(bad(line_no, "a resignation is already pending".into()));
             }
-            g.resign(kind).map_err(at)?;
+            g.resign_as(1 - player, kind).map_err(at)?;
             g.accept_resignation().map_err(at)?;
         }
         let r = g.result().expect("the game is over");
-        if r.winner != player || r.points != n {
+        let ends_match = length > 0 && before + r.points >= length;
+        let same = r.points == n || (ends_match && match_points(length, before, n));
+        if r.winner != player || !same {
             return Err(bad(
                 line_no,
                 format!(
@@ -227,6 +274,9 @@ fn apply_entry(m: &mut Match, player: u8, entry: Entry, line_no: usize) -> Resul
                 ),
             ));
         }
+        return Ok(());
+    }
+    if entry == Entry::Loses {
         return Ok(());
     }
     if g.is_over() {
@@ -250,9 +300,8 @@ fn apply_entry(m: &mut Match, player: u8, entry: Entry, line_no: usize) -> Resul
             (true, false) => {
                 Err(bad(line_no, format!("{d1}{d2} cannot be played here, but the file plays {play}")))
             }
-            (false, true) => {
-                Err(bad(line_no, format!("player {player} has a legal play of {d1}{d2} but plays none")))
-            }
+            // Left unplayed: the next entry must be the opponent's win (checked by `read`).
+            (false, true) => Ok(()),
             (false, false) => g.play_text(play).map(|_| ()).map_err(at),
         };
     }
@@ -264,9 +313,16 @@ fn apply_entry(m: &mut Match, player: u8, entry: Entry, line_no: usize) -> Resul
         Entry::Beaver => g.beaver(),
         Entry::Take => g.take(),
         Entry::Drop => g.drop(),
-        Entry::Roll { .. } | Entry::Wins(_) => unreachable!("handled above"),
+        Entry::Roll { .. } | Entry::Wins(_) | Entry::Loses => unreachable!("handled above"),
     }
     .map_err(at)
+}
+
+fn unplayed_error(line_no: usize, player: u8, (d1, d2): (u8, u8)) -> Error {
+    bad(
+        line_no,
+        format!("player {player} has a legal play of {d1}{d2} but plays none, and does not resign after it"),
+    )
 }
 
 /// Reads the score line `Name0 : s0   Name1 : s1`.
@@ -277,7 +333,7 @@ fn parse_score_line(line: &str, line_no: usize) -> Result<([String; 2], [u32; 2]
     let [c0, c1] = colons[..] else { return Err(fail()) };
     let s0: u32 = tokens.get(c0 + 1).and_then(|t| t.parse().ok()).ok_or_else(fail)?;
     let s1: u32 = tokens.get(c1 + 1).and_then(|t| t.parse().ok()).ok_or_else(fail)?;
-    if c1 < c0 + 3 {
+    if c1 < c0 + 2 {
         return Err(fail());
     }
     Ok(([tokens[..c0].join(" "), tokens[c0 + 2..c1].join(" ")], [s0, s1]))
@@ -289,6 +345,8 @@ pub fn read(text: &str) -> Result<Match> {
     let mut m: Option<Match> = None;
     let mut games = 0;
     let mut expect_score = false;
+    // A roll with a legal play left unplayed: line, player, dice.
+    let mut unplayed: Option<(usize, u8, (u8, u8))> = None;
     for (k, raw) in text.lines().enumerate() {
         let line_no = k + 1;
         let line = raw.trim_end();
@@ -300,12 +358,17 @@ pub fn read(text: &str) -> Result<Match> {
             let words: Vec<&str> = t.split_whitespace().collect();
             if words.len() >= 2 && words[1].starts_with("point") {
                 let n = words[0].parse().map_err(|_| bad(line_no, format!("bad match length in {t:?}")))?;
-                m = Some(Match::new(n, Some(0))?);
+                // Match files may record a dead-cube double (see `CubeRules::dead_cube_doubles`).
+                let rules = CubeRules { dead_cube_doubles: true, ..CubeRules::default() };
+                m = Some(Match::with_rules(n, Some(0), rules)?);
                 continue;
             }
             return Err(bad(line_no, format!("expected \"N point match\", got {t:?}")));
         };
         if let Some(rest) = t.strip_prefix("Game ") {
+            if let Some((at, p, d)) = unplayed.take() {
+                return Err(unplayed_error(at, p, d));
+            }
             rest.trim().parse::<u32>().map_err(|_| bad(line_no, format!("bad game line {t:?}")))?;
             if games > 0 {
                 mm.next_game().map_err(|e| bad(line_no, format!("cannot start game {}: {e}", games + 1)))?;
@@ -346,8 +409,26 @@ pub fn read(text: &str) -> Result<Match> {
         // Left entries start a few columns in; right ones past the middle (column 28 or so).
         let left = body_start < 20;
         for (player, entry) in parse_entries(body, left, line_no)? {
+            if entry == Entry::Loses {
+                continue;
+            }
+            if let Some((at, p, d)) = unplayed.take() {
+                if !matches!(entry, Entry::Wins(_)) || player == p {
+                    return Err(unplayed_error(at, p, d));
+                }
+            }
+            let roll = match &entry {
+                Entry::Roll { dice, play } if play.is_empty() => Some(*dice),
+                _ => None,
+            };
             apply_entry(mm, player, entry, line_no)?;
+            if let (Some(d), Phase::Moving(_)) = (roll, mm.game().phase()) {
+                unplayed = Some((line_no, player, d));
+            }
         }
+    }
+    if let Some((at, p, d)) = unplayed {
+        return Err(unplayed_error(at, p, d));
     }
     let m = m.ok_or_else(|| Error::InvalidFormat(".mat text has no \"N point match\" line".into()))?;
     if games == 0 {

@@ -6,23 +6,31 @@ use crate::game::{Action, EndReason, GameResult, ResultKind};
 use gammon_core::error::Result;
 
 impl Game {
-    /// Whether the player on roll may double now.
+    /// Whether the player on roll may double now: not with a dead cube (see [`Game::cube_is_dead`]),
+    /// unless the rules allow it ([`CubeRules::dead_cube_doubles`](crate::cube::CubeRules)).
     pub fn may_double(&self) -> bool {
         self.state.phase == Phase::Rolling
             && self.state.resignation.is_none()
             && self.why_not_double().is_none()
     }
 
+    /// Whether the match cube is dead for the player on roll: at or above the points he needs (the
+    /// leader after the Crawford game, or a player whose score plus the cube already wins).
+    pub fn cube_is_dead(&self) -> bool {
+        let c = &self.context;
+        let needs = c.length.saturating_sub(c.score[self.state.turn as usize]);
+        c.length > 0 && self.state.cube.value() >= needs
+    }
+
     /// Why the player on roll may not double (phase aside), or `None`.
     fn why_not_double(&self) -> Option<String> {
         let s = &self.state;
-        let c = &self.context;
         if let Some(why) = s.cube.why_not_double(s.turn, &self.rules) {
             return Some(why);
         }
         // A match cube at or above what the doubler needs is dead: doubling could gain him nothing.
-        let needs = c.length.saturating_sub(c.score[s.turn as usize]);
-        if c.length > 0 && s.cube.value() >= needs {
+        if self.cube_is_dead() && !self.rules.dead_cube_doubles {
+            let needs = self.context.length.saturating_sub(self.context.score[s.turn as usize]);
             return Some(format!(
                 "the cube is dead: it is at {} and player {} needs {needs}",
                 s.cube.value(),

@@ -190,6 +190,7 @@ impl Game {
             beavers: money && x.crawford_jacoby & 2 == 2,
             cube_max: (1u32 << x.max_cube_log2).max(cube.value()),
             enabled: true,
+            dead_cube_doubles: false,
         };
         let context = MatchContext {
             length: x.match_length,

@@ -15,6 +15,19 @@ impl Game {
         Ok(())
     }
 
+    /// `player` offers to resign whether or not he is the one to act, as a player may give up (or
+    /// run out of time) while his opponent is on roll; the opponent is then the one to answer.
+    pub fn resign_as(&mut self, player: u8, kind: ResultKind) -> Result<()> {
+        self.no_resignation("resign")?;
+        if self.to_act().is_none() || player > 1 {
+            return Err(self.wrong_phase("resign"));
+        }
+        let mut s = self.state;
+        s.resignation = Some((player, kind));
+        self.commit(s, Action::Resign { player, kind });
+        Ok(())
+    }
+
     /// The opponent accepts the resignation: the game ends with that result.
     pub fn accept_resignation(&mut self) -> Result<()> {
         let Some((by, kind)) = self.state.resignation else {

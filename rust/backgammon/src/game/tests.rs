@@ -275,7 +275,15 @@ fn crawford_and_dead_cubes_in_match_play() {
     let post = MatchContext { length: 5, score: [4, 2], crawford: false };
     let mut g = setup(Position::initial(), 0, CubeRules::default(), post);
     refused(&mut g, |g| g.double());
+    // Where the rules allow it (as match files record), the leader's dead-cube double stands.
+    let dead_ok = CubeRules { dead_cube_doubles: true, ..CubeRules::default() };
+    let mut g = setup(Position::initial(), 0, dead_ok, post);
+    assert!(g.cube_is_dead() && g.may_double());
+    g.double().unwrap();
+    g.take().unwrap();
+    assert_eq!((g.cube_value(), g.cube_owner()), (2, Some(1)));
     let mut g = setup(Position::initial(), 1, CubeRules::default(), post);
+    assert!(!g.cube_is_dead());
     g.double().unwrap();
     g.take().unwrap();
     assert_eq!(g.cube_value(), 2);
