@@ -121,7 +121,10 @@ def client(args: tuple[str, int, int, float, int, bool]) -> Tally:
                 if kind == 1:
                     bad.request("GET", rng.choice(BAD_QUERIES))
                 else:
-                    bad.request("POST", "/v1/best-play", body=rng.choice(BAD_BODIES))
+                    body = rng.choice(BAD_BODIES)
+                    bad.request(
+                        "POST", "/v1/best-play", body=body, headers={"Content-Type": "application/json"}
+                    )
                 response = bad.getresponse()
                 response.read()
                 status = response.status

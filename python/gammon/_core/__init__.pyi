@@ -238,7 +238,12 @@ class Server:
     """The HTTP bot backend, serving on its own threads until ``stop()`` or the end of a ``with``."""
 
     def __new__(
-        cls, host: str = "127.0.0.1", port: int = 0, ply: int = 0, threads: int | None = None
+        cls,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        ply: int = 0,
+        threads: int | None = None,
+        token: str | None = None,
     ) -> Server: ...
     @property
     def address(self) -> tuple[str, int]: ...

@@ -403,10 +403,17 @@ def _serve(args: argparse.Namespace) -> int:
     from gammon._core import Server
 
     try:
-        server = Server(args.host, args.port, args.ply, args.threads)
+        server = Server(args.host, args.port, args.ply, args.threads, args.token)
     except OSError as e:
         # An address in use or not local: the user's setting, so no traceback.
         raise GammonError(str(e)) from e
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        print(
+            f"warning: serving on {args.host}, not only on this machine; anyone who can reach it "
+            "can use it" + ("" if args.token else " (--token asks them for a token)"),
+            file=sys.stderr,
+            flush=True,
+        )
     # One line that scripts can read to learn the port chosen for --port 0.
     print(f"listening on {server.url}", flush=True)
     stop = threading.Event()
@@ -588,6 +595,11 @@ def build_parser() -> argparse.ArgumentParser:
         type=whole_number(1, MAX_THREADS),
         default=None,
         help="evaluation threads (default: every core)",
+    )
+    serve.add_argument(
+        "--token",
+        default=None,
+        help="require 'Authorization: Bearer TOKEN' on every endpoint but /health",
     )
     serve.set_defaults(run=_serve)
     _completion(parser, (batch, output))

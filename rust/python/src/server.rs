@@ -11,7 +11,8 @@ use std::net::SocketAddr;
 use std::sync::Mutex;
 
 /// The HTTP bot backend, serving on its own threads from the moment it is created until
-/// `stop()` (or the end of a `with` block).
+/// `stop()` (or the end of a `with` block). With a `token`, every endpoint but `/health` needs
+/// `Authorization: Bearer <token>`.
 #[pyclass(module = "gammon", frozen)]
 pub struct Server {
     inner: Mutex<gammon_server::Server>,
@@ -34,8 +35,8 @@ fn bounded(name: &str, value: &Bound<'_, PyAny>, range: std::ops::RangeInclusive
 impl Server {
     #[new]
     #[pyo3(
-        signature = (host="127.0.0.1", port=None, ply=Ply::default(), threads=None),
-        text_signature = "(host='127.0.0.1', port=0, ply=0, threads=None)"
+        signature = (host="127.0.0.1", port=None, ply=Ply::default(), threads=None, token=None),
+        text_signature = "(host='127.0.0.1', port=0, ply=0, threads=None, token=None)"
     )]
     fn new(
         py: Python<'_>,
@@ -43,13 +44,14 @@ impl Server {
         port: Option<&Bound<'_, PyAny>>,
         ply: Ply,
         threads: Option<&Bound<'_, PyAny>>,
+        token: Option<String>,
     ) -> PyResult<Server> {
         let port = match port {
             Some(p) => bounded("port", p, 0..=65535)? as u16,
             None => 0,
         };
         let threads = threads.map(|t| bounded("threads", t, 1..=1024)).transpose()?.map(|t| t as usize);
-        let config = Config { ply: ply.depth()?, threads, ..Config::default() };
+        let config = Config { ply: ply.depth()?, threads, token, ..Config::default() };
         let host = host.to_string();
         let server =
             py.allow_threads(|| gammon_server::Server::start(&host, port, config)).map_err(|e| match e {
