@@ -164,3 +164,18 @@ def test_ctrl_c_stops_a_huge_rollout_promptly() -> None:
     finally:
         child.kill()
     assert out.split() == ["True", "True"]
+
+
+def test_a_long_rollout_says_how_long_it_will_take(capsys: pytest.CaptureFixture[str]) -> None:
+    from gammon.cli import _EtaNotice
+
+    notice = _EtaNotice(2**30, show=False)
+    notice(1000, 1.0)  # too early to tell
+    notice(4000, 2.0)
+    notice(8000, 4.0)  # said once only
+    err = capsys.readouterr().err
+    assert err.count("to go") == 1 and "4,000/1,073,741,824 trials done" in err
+    assert "about 149:07:49 to go at 2,000 games/s" in err
+    quiet = _EtaNotice(4100, show=False)
+    quiet(4000, 2.0)  # a second left: nothing to say
+    assert capsys.readouterr().err == ""

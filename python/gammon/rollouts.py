@@ -33,7 +33,9 @@ def rollout(
     double; the result is from one fixed side, so its equity is 0 by symmetry). Trial ``i`` uses
     dice stream ``i`` of ``seed``, so the result is identical at any ``threads`` (``None``: all
     cores); ``first_trial`` runs trials ``first_trial .. first_trial + trials`` so parts can be
-    :func:`merge_rollouts`-ed into exactly one run.
+    :func:`merge_rollouts`-ed into exactly one run. ``trials`` is at most 2**30 in one call (split a
+    larger job with ``first_trial``; trials end at 2**60), ``threads`` at most 4 per core (and at
+    least 256 are allowed); an int out of range raises ``gammon.GammonError`` naming the argument.
     ``policy`` is ``"net"`` (the default: the built-in rollout net at 0-ply, with the luck of each
     roll subtracted when ``variance_reduction`` is on; for speed its contact net is narrower than
     the bot's, and it judges only the 8 plays of a roll that a small screen net ranks highest,

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 GAMES = ("backgammon", "battlegammon")
 RULE_HELP = "a Battlegammon rule option, e.g. turn_cap=200 or maximize_dice=1 (repeatable)"
 # The most trials one rollout can run, and the most worker threads asked for.
-MAX_TRIALS = 1 << 60
+MAX_TRIALS = 1 << 30  # the most one rollout runs (the engine refuses more)
 MAX_THREADS = 1024
 STOPPED = "stopped by Ctrl-C"
 
@@ -117,7 +117,7 @@ def _rule_options(args: argparse.Namespace) -> dict[str, int]:
 
 
 def _progress_bar(console: Console, total: int, show: bool) -> Progress:
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     return Progress(
         TextColumn("[bold]rollout"),
@@ -125,6 +125,8 @@ def _progress_bar(console: Console, total: int, show: bool) -> Progress:
         TextColumn("{task.completed}/{task.total} trials"),
         TextColumn("{task.fields[speed]}"),
         TextColumn("{task.fields[equity]}"),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
         TimeElapsedColumn(),
         console=console,
         disable=not show,
@@ -133,6 +135,29 @@ def _progress_bar(console: Console, total: int, show: bool) -> Progress:
 
 def _games_per_second(trials: int, seconds: float) -> float:
     return trials / seconds if seconds > 0 else 0.0
+
+
+class _EtaNotice:
+    """Where no bar shows progress, one line on stderr once a long rollout's pace is known: how
+    long the rest will take, so a huge job does not run for hours without a word."""
+
+    def __init__(self, total: int, show: bool) -> None:
+        self.total, self.pending = total, not show
+
+    def __call__(self, trials: int, seconds: float) -> None:
+        if not self.pending or seconds < 2 or trials <= 0:
+            return
+        self.pending = False
+        left = (self.total - trials) * seconds / trials
+        if left >= 60:
+            hours, rest = divmod(round(left), 3600)
+            clock = f"{hours}:{rest // 60:02}:{rest % 60:02}"
+            print(
+                f"rollout: {trials:,}/{self.total:,} trials done, about {clock} to go "
+                f"at {trials / seconds:,.0f} games/s",
+                file=sys.stderr,
+                flush=True,
+            )
 
 
 def _battlegammon_rollout(args: argparse.Namespace) -> int:
@@ -152,10 +177,12 @@ def _battlegammon_rollout(args: argparse.Namespace) -> int:
     start = battlegammon.parse_position(name)
     console = Console(stderr=True)
     show = not args.json and console.is_terminal
+    eta = _EtaNotice(args.trials, show)
     with _progress_bar(console, args.trials, show) as bar:
         task = bar.add_task("rollout", total=args.trials, speed="", equity="")
 
         def progress(r: battlegammon.RolloutResult) -> None:
+            eta(r.trials, r.seconds)
             bar.update(
                 task,
                 completed=r.trials,
@@ -245,10 +272,12 @@ def _rollout(args: argparse.Namespace) -> int:
             raise GammonError("--max-std-error is for the rollout of one position, not with --plays")
         return _rollout_plays(args, start.with_dice(*read_dice(args.plays)), common, console)
     show = not args.json and console.is_terminal
+    eta = _EtaNotice(args.trials, show)
     with _progress_bar(console, args.trials, show) as bar:
         task = bar.add_task("rollout", total=args.trials, speed="", equity="")
 
         def progress(r: RolloutResult) -> None:
+            eta(r.trials, r.seconds)
             bar.update(
                 task,
                 completed=r.trials,
