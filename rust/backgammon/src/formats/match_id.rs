@@ -131,7 +131,8 @@ pub fn decode(id: &str) -> Result<MatchIdFields> {
     let cube_owner = match get(&key, 4, 2) {
         0 => Some(0),
         1 => Some(1),
-        _ => None,
+        3 => None,
+        code => return Err(bad(format!("cube owner code {code} is undefined (0, 1 or 3 = centred)"))),
     };
     let state = GameState::from_code(get(&key, 8, 3))
         .ok_or_else(|| bad(format!("game state {} is not 0-4", get(&key, 8, 3))))?;

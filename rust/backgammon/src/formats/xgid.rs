@@ -119,8 +119,16 @@ pub fn decode(text: &str) -> Result<Xgid> {
     if fields.len() != 10 {
         return Err(bad(format!("it has {} fields after the board; an XGID has 9", fields.len() - 1)));
     }
+    // Numbers as XG writes them: no sign but a minus, no leading zeros, no "-0".
     let num = |i: usize, name: &str| -> Result<i64> {
-        fields[i].parse::<i64>().map_err(|_| bad(format!("field {name} is {:?}, not a number", fields[i])))
+        let f = fields[i];
+        let digits = f.strip_prefix('-').unwrap_or(f);
+        let canonical = !digits.is_empty()
+            && digits.bytes().all(|c| c.is_ascii_digit())
+            && (digits == "0" || !digits.starts_with('0'))
+            && f != "-0";
+        let n = f.parse::<i64>().ok().filter(|_| canonical);
+        n.ok_or_else(|| bad(format!("field {name} is {f:?}, not a number as XG writes it")))
     };
     let cube_log2 = num(1, "cube value")?;
     if !(0..=15).contains(&cube_log2) {
@@ -227,6 +235,10 @@ mod tests {
             "",
             "XGID=abc",
             "XGID=-b----E-C---eE---c-e----B-:0:0:2:00:0:0:0:0:10",
+            // Numbers XG would not write: a plus sign, "-0", a leading zero.
+            "XGID=-b----E-C---eE---c-e----B-:0:0:+1:00:0:0:0:0:10",
+            "XGID=-b----E-C---eE---c-e----B-:0:-0:1:00:0:0:0:0:10",
+            "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:00:10",
             "XGID=-b----E-C---eE---c-e----B-:0:0:1:70:0:0:0:0:10",
             "XGID=-b----E-C---eE---c-e----Bz",
             "XGID=-b----E-C---eE---c-e----B-:0:0:1",

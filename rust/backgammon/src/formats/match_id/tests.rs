@@ -80,3 +80,9 @@ fn rejects_malformed_ids() {
     }
     assert!(decode(&encode(&seven)).is_err());
 }
+
+#[test]
+fn undefined_cube_owner_code_is_refused() {
+    let e = decode("IQGgAAAAAAAE").unwrap_err().to_string();
+    assert!(e.contains("cube owner code 2"), "{e}");
+}
