@@ -36,6 +36,7 @@ pub mod error;
 pub mod evaluate;
 pub mod input;
 pub mod openapi;
+pub mod parse_errors;
 pub mod plays;
 pub mod probabilities;
 pub mod rollout;

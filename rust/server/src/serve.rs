@@ -3,6 +3,7 @@
 
 use crate::app::router;
 use crate::config::{Config, Limits};
+use crate::parse_errors::JsonParseErrors;
 use crate::state::AppState;
 use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -57,7 +58,7 @@ pub async fn serve(listener: TcpListener, app: Router, limits: &Limits, mut stop
         };
         let _ = stream.set_nodelay(true);
         let service = TowerToHyperService::new(app.clone());
-        let connection = http.serve_connection(TokioIo::new(stream), service);
+        let connection = http.serve_connection(TokioIo::new(JsonParseErrors::new(stream)), service);
         let mut closing = closing.clone();
         connections.spawn(async move {
             let _slot = slot;
@@ -368,6 +369,21 @@ mod tests {
             "{}",
             String::from_utf8_lossy(&answer)
         );
+    }
+
+    #[test]
+    fn the_parsers_own_refusals_are_json_too() {
+        let server = Server::start("127.0.0.1", 0, Config { threads: Some(1), ..Config::default() }).unwrap();
+        let address = server.address();
+        let huge = format!("GET /health HTTP/1.1\r\nX-Big: {}", "a".repeat(20_000));
+        for (head, status) in [(huge.as_str(), 431), ("NOT HTTP AT ALL", 400)] {
+            let (got, top, body) = exchange(address, &address.to_string(), head, "");
+            assert_eq!(got, status, "{top}");
+            assert!(top.contains("content-type: application/json"), "{top}");
+            assert!(!message(&body).is_empty());
+        }
+        let (status, _, _) = exchange(address, &address.to_string(), "GET /health HTTP/1.1", "");
+        assert_eq!(status, 200);
     }
 
     #[test]
