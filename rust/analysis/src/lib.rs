@@ -1,2 +1,200 @@
 //! gammon-analysis: a match or money session analysed decision by decision: checker plays and cube
 //! actions judged by the bot, the luck of each roll, and per-player totals.
+//!
+//! Every game is replayed through the rules to find its decisions; the decisions are then judged
+//! in parallel (rayon), each on its own, so the result does not depend on the number of threads.
+//! Equities are cubeful at the score: equivalent money equity normalised to the cube in play
+//! (GNU Backgammon's "EMG"), with the match winning chance beside it in match play.
+//!
+//! ```
+//! use gammon_analysis::{analyse, Options};
+//! use gammon_backgammon::Match;
+//! let text = " 1 point match\n\n Game 1\n A : 0                 B : 0\n  1) 31: 8/5 6/5              52: 13/11 13/8\n  2)  Doubles => 2           Drops\n      Wins 1 point and the match\n";
+//! let m = Match::from_mat(text).unwrap();
+//! let a = analyse(&m, &Options::default(), None).unwrap();
+//! assert_eq!(a.decisions.iter().filter(|d| d.kind == gammon_analysis::Kind::Take).count(), 1);
+//! ```
+
+mod judge;
+pub mod record;
+
+pub use record::{
+    rating, Analysis, Decision, Kind, Mark, Options, PlayerTotals, Thresholds, DEFAULT_THRESHOLDS,
+};
+
+use gammon_backgammon::{Action, Game, Match, Phase};
+use gammon_bot::search::Bot;
+use gammon_core::error::{Error, Result};
+use judge::{Judge, Task, What};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// Called with (decisions judged, decisions in all) as the work goes on; `false` stops it.
+pub type Progress<'a> = &'a (dyn Fn(usize, usize) -> bool + Sync);
+
+/// Every decision of `game` (the `index`-th of its match) with the state before it.
+fn tasks_of(index: usize, game: &Game) -> Result<Vec<Task>> {
+    if !game.starts_from_opening() {
+        return Err(Error::InvalidArgument(format!(
+            "game {} starts from a set-up position: only games from the opening can be analysed",
+            index + 1
+        )));
+    }
+    let mut g = Game::with_context(Some(0), *game.rules(), *game.context());
+    let mut tasks: Vec<Task> = Vec::new();
+    // The roll whose play is still to come, and the resignation still to be answered.
+    let mut open_roll: Option<usize> = None;
+    let mut open_resign: Option<usize> = None;
+    for (k, action) in game.history().iter().enumerate() {
+        let task = |what| Task { game: index, action: k, before: g.clone(), what };
+        match *action {
+            Action::Roll { dice, .. } => {
+                if g.may_double() {
+                    tasks.push(task(What::Cube { doubled: false }));
+                }
+                open_roll = Some(tasks.len());
+                tasks.push(task(What::Roll { dice, opening: false, play: None }));
+            }
+            Action::Double { .. } => tasks.push(task(What::Cube { doubled: true })),
+            Action::Take { .. } | Action::Drop { .. } | Action::Beaver { .. }
+                if g.phase() == Phase::Doubled =>
+            {
+                let took = !matches!(action, Action::Drop { .. });
+                let beaver = matches!(action, Action::Beaver { .. });
+                tasks.push(task(What::Take { took, beaver }));
+            }
+            Action::Play { play, .. } => {
+                if let Some(t) = open_roll.take().and_then(|i| tasks.get_mut(i)) {
+                    if let What::Roll { play: p, .. } = &mut t.what {
+                        *p = Some(play);
+                    }
+                }
+            }
+            Action::Resign { player, kind } => {
+                open_resign = Some(tasks.len());
+                tasks.push(task(What::Resign { player, kind, accepted: None }));
+            }
+            Action::AcceptResignation { .. } | Action::RejectResignation { .. } => {
+                let yes = matches!(action, Action::AcceptResignation { .. });
+                if let Some(t) = open_resign.take().and_then(|i| tasks.get_mut(i)) {
+                    if let What::Resign { accepted, .. } = &mut t.what {
+                        *accepted = Some(yes);
+                    }
+                }
+            }
+            _ => {}
+        }
+        g.apply(action)
+            .map_err(|e| Error::InvalidArgument(format!("game {}, action {}: {e}", index + 1, k + 1)))?;
+        if let Action::OpeningRoll { .. } = action {
+            if let (Phase::Moving(dice), Some(_)) = (g.phase(), g.turn()) {
+                open_roll = Some(tasks.len());
+                tasks.push(Task {
+                    game: index,
+                    action: k,
+                    before: g.clone(),
+                    what: What::Roll { dice, opening: true, play: None },
+                });
+            }
+        }
+    }
+    Ok(tasks)
+}
+
+/// Analyses every decision of every game of `m` with the bot at `options.ply`, in parallel on
+/// the current rayon pool; `progress` hears how far it got and may stop it (an error then).
+pub fn analyse(m: &Match, options: &Options, progress: Option<Progress<'_>>) -> Result<Analysis> {
+    let bot = Bot::new(options.ply)?;
+    let judge = Judge { bot, luck_bot: Bot::new(0)?, options: *options };
+    let mut tasks = Vec::new();
+    for (k, game) in m.games().iter().enumerate() {
+        tasks.extend(tasks_of(k, game)?);
+    }
+    let total = tasks.len();
+    let done = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    // One report at a time, in increasing order.
+    let reported = Mutex::new(0usize);
+    let judged: Vec<Result<Vec<Decision>>> = tasks
+        .par_iter()
+        .map(|task| {
+            if stop.load(Ordering::Relaxed) {
+                return Err(Error::InvalidArgument("the analysis was stopped".into()));
+            }
+            let out = judge.judge(task);
+            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+            if let Some(report) = progress {
+                let mut last = reported.lock().unwrap_or_else(|e| e.into_inner());
+                if n > *last && !report(n, total) {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                *last = (*last).max(n);
+            }
+            out
+        })
+        .collect();
+    let mut decisions = Vec::new();
+    for d in judged {
+        decisions.extend(d?);
+    }
+    if stop.load(Ordering::Relaxed) {
+        return Err(Error::InvalidArgument("the analysis was stopped".into()));
+    }
+    let mut players: [PlayerTotals; 2] = Default::default();
+    for (p, name) in players.iter_mut().zip(m.names()) {
+        p.name = name.clone();
+    }
+    for d in &decisions {
+        add(&mut players[d.player as usize], d);
+    }
+    Ok(Analysis {
+        length: m.length(),
+        games: m.games().len(),
+        ply: options.ply,
+        thresholds: options.thresholds,
+        decisions,
+        players,
+    })
+}
+
+/// Counts `d` in its player's totals.
+fn add(p: &mut PlayerTotals, d: &Decision) {
+    if let Some(luck) = d.luck {
+        p.luck += luck;
+        p.luck_mwc += d.luck_mwc;
+    }
+    match d.kind {
+        Kind::Checker => {
+            p.plays += 1;
+            if d.counted {
+                p.unforced_plays += 1;
+                p.checker_error += d.equity_lost;
+                p.checker_error_mwc += d.mwc_lost;
+            }
+        }
+        Kind::Double | Kind::Take => {
+            p.cube_decisions += 1;
+            p.cube_error += d.equity_lost;
+            p.cube_error_mwc += d.mwc_lost;
+            if d.equity_lost > 0.0 {
+                match (d.kind, d.played.as_str()) {
+                    (Kind::Double, "double") => p.wrong_doubles += 1,
+                    (Kind::Double, _) => p.missed_doubles += 1,
+                    (_, "pass") => p.wrong_passes += 1,
+                    _ => p.wrong_takes += 1,
+                }
+            }
+        }
+        Kind::Resign | Kind::AcceptResignation => p.resignation_error += d.equity_lost,
+    }
+    match d.mark {
+        Mark::None => {}
+        Mark::Doubtful => p.doubtful += 1,
+        Mark::Bad => p.bad += 1,
+        Mark::VeryBad => p.very_bad += 1,
+    }
+}
+
+#[cfg(test)]
+mod tests;
