@@ -4,7 +4,7 @@
 use crate::config::Limits;
 use crate::error::ApiError;
 use crate::state::AppState;
-use crate::{battlegammon, cube, evaluate, openapi, plays, rollout, wildbg};
+use crate::{battlegammon, board, cube, evaluate, openapi, plays, rollout, wildbg};
 use axum::body::{Body, Bytes, HttpBody};
 use axum::error_handling::HandleErrorLayer;
 use axum::extract::{DefaultBodyLimit, Request, State};
@@ -33,6 +33,8 @@ pub fn routes() -> Vec<(&'static str, Method, MethodRouter<AppState>)> {
         ("/v1/rollout", Method::POST, post(rollout::post_rollout)),
         ("/v1/battlegammon/plays", Method::POST, post(battlegammon::post_plays)),
         ("/v1/battlegammon/best-play", Method::POST, post(battlegammon::post_best_play)),
+        ("/v1/board.svg", Method::GET, get(board::get_board)),
+        ("/v1/battlegammon/board.svg", Method::GET, get(board::get_track)),
     ]
 }
 

@@ -6,6 +6,7 @@
 //!   ranked plays and the best play ([`plays`]), evaluations ([`evaluate`]), cube actions
 //!   ([`cube`]) in the cube and score of the request or of the position's ID ([`context`]), bounded
 //!   rollouts ([`rollout`]) and the Battlegammon bot ([`battlegammon`]).
+//! * `GET /v1/board.svg` and `GET /v1/battlegammon/board.svg` draw positions as SVG ([`board`]).
 //! * `GET /openapi.json` describes every endpoint ([`openapi`]); `GET /health` says the server
 //!   is up.
 //!
@@ -29,6 +30,7 @@
 
 pub mod app;
 pub mod battlegammon;
+pub mod board;
 pub mod config;
 pub mod context;
 pub mod cube;

@@ -1,7 +1,7 @@
 //! The OpenAPI description of every endpoint, served at `GET /openapi.json`, and `GET /health`.
 
 use crate::state::AppState;
-use crate::{battlegammon, cube, evaluate, plays, rollout, wildbg};
+use crate::{battlegammon, board, cube, evaluate, plays, rollout, wildbg};
 use axum::extract::State;
 use axum::http::header;
 use axum::response::IntoResponse;
@@ -32,12 +32,15 @@ use utoipa::{OpenApi, ToSchema};
         rollout::post_rollout,
         battlegammon::post_plays,
         battlegammon::post_best_play,
+        board::get_board,
+        board::get_track,
     ),
     tags(
         (name = "wildbg", description = "wildbg-compatible endpoints"),
         (name = "plays", description = "ranked plays and the best play"),
         (name = "evaluation", description = "evaluations, cube actions and rollouts"),
         (name = "battlegammon", description = "the Battlegammon bot"),
+        (name = "pictures", description = "boards drawn as SVG"),
         (name = "service", description = "health and this description"),
     )
 )]
