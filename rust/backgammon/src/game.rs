@@ -113,8 +113,16 @@ pub(crate) fn fresh_seed() -> u64 {
     h.finish()
 }
 
+/// Points a result of `kind` is worth with this cube: the Jacoby rule (money play, cube centred)
+/// counts it single.
+pub(crate) fn result_points(rules: &CubeRules, length: u32, cube: Cube, kind: ResultKind) -> u32 {
+    let jacoby = rules.jacoby && length == 0 && cube.is_centred();
+    let multiplier = if jacoby { 1 } else { kind.multiplier() };
+    multiplier * cube.value()
+}
+
 /// What a finished game is worth on the board, seen from the winner who just bore off.
-fn board_result(winner_view: &Position) -> ResultKind {
+pub(crate) fn board_result(winner_view: &Position) -> ResultKind {
     if winner_view.off().1 > 0 {
         ResultKind::Single
     } else if winner_view.at(OPPONENT_BAR) < 0 || (1..=6).any(|i| winner_view.at(i) < 0) {
@@ -419,9 +427,7 @@ impl Game {
 
     /// Points a result of `kind` is worth now: Jacoby (money play, cube centred) counts it single.
     fn score_of(&self, kind: ResultKind) -> u32 {
-        let jacoby = self.rules.jacoby && self.context.length == 0 && self.state.cube.is_centred();
-        let multiplier = if jacoby { 1 } else { kind.multiplier() };
-        multiplier * self.state.cube.value()
+        result_points(&self.rules, self.context.length, self.state.cube, kind)
     }
 
     /// Applies one recorded action, checking that `action.player()` is the player who must act.

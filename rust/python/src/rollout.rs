@@ -5,9 +5,11 @@ use crate::errors::{GammonError, IntoPy};
 use crate::position::{dice, Play, Position};
 use crate::reader::ReadPosition;
 use gammon_backgammon::{read_position, Backgammon, Position as EnginePosition};
+use crate::cube::CubeContext;
+use gammon_bot::policy::RolloutPlayer;
 use gammon_bot::rollout::{
-    merge, rollout_game, Moments, Progress, RolloutOptions, RolloutResult as EngineResult, RolloutSums,
-    Start, VALUES,
+    merge, rollout_cubeful_with_progress, rollout_game, CubeKind, Moments, Progress, RolloutOptions,
+    RolloutResult as EngineResult, RolloutSums, Start, CUBELESS_VALUES, VALUES,
 };
 use gammon_bot::BuiltinPolicy;
 use pyo3::exceptions::PyKeyboardInterrupt;
@@ -18,7 +20,8 @@ use std::sync::Arc;
 
 /// The result of a rollout: cumulative probabilities (GNU Backgammon style: `win` includes
 /// gammons), the cubeless equity per unit cube and standard errors, from the view of the player on
-/// roll in the rolled-out position.
+/// roll in the rolled-out position; for a cubeful rollout also the cubeful equity (and the match
+/// winning chance in match play).
 #[pyclass(module = "gammon", frozen)]
 #[derive(Clone)]
 pub struct RolloutResult {
@@ -73,6 +76,28 @@ impl RolloutResult {
     #[getter]
     fn plain_std_error(&self) -> f64 {
         self.inner.plain_std_error
+    }
+    /// Cubeful equity of the player on roll: per unit of the starting cube in money play,
+    /// normalised to the starting stake in match play (equivalent to money, as `CubeAction`'s
+    /// equities); None for a cubeless rollout. Variance reduction is not applied to it.
+    #[getter]
+    fn cubeful_equity(&self) -> Option<f64> {
+        self.inner.cubeful_equity()
+    }
+    /// Standard error of `cubeful_equity`; None for a cubeless rollout.
+    #[getter]
+    fn cubeful_std_error(&self) -> Option<f64> {
+        self.inner.cubeful_std_error()
+    }
+    /// Match winning chance of the player on roll; None unless the rollout was of a match.
+    #[getter]
+    fn mwc(&self) -> Option<f64> {
+        self.inner.mwc()
+    }
+    /// Standard error of `mwc`; None unless the rollout was of a match.
+    #[getter]
+    fn mwc_std_error(&self) -> Option<f64> {
+        self.inner.mwc_std_error()
     }
     /// Standard errors of the five probabilities, keyed like the probabilities.
     #[getter]
@@ -137,8 +162,13 @@ impl RolloutResult {
     fn __repr__(&self) -> String {
         let r = &self.inner;
         let p = &r.probabilities;
+        let cubeful = match (r.cubeful_equity(), r.cubeful_std_error(), r.mwc()) {
+            (Some(e), Some(se), Some(mwc)) => format!("cubeful_equity={e:+.4} ± {se:.4}, mwc={mwc:.4}, "),
+            (Some(e), Some(se), None) => format!("cubeful_equity={e:+.4} ± {se:.4}, "),
+            _ => String::new(),
+        };
         format!(
-            "RolloutResult(equity={:+.4} ± {:.4}, win={:.4}, win_gammon={:.4}, win_backgammon={:.4}, \
+            "RolloutResult({cubeful}equity={:+.4} ± {:.4}, win={:.4}, win_gammon={:.4}, win_backgammon={:.4}, \
              lose_gammon={:.4}, lose_backgammon={:.4}, trials={})",
             r.equity,
             r.std_error,
@@ -166,8 +196,10 @@ impl RolloutResult {
 
 type MomentsState = (Vec<i128>, Vec<i128>);
 /// What a pickled rollout result holds: its exact sums and the facts that decide what it merges
-/// with.
-pub type ResultState = (u64, MomentsState, MomentsState, bool, u64, u64, (String, f64, bool, bool));
+/// with, the last being the kind of cubeful figures (`CubeKind::name`).
+pub type ResultState = (u64, MomentsState, MomentsState, bool, u64, u64, (String, f64, bool, bool), String);
+/// The state pickled before cubeful rollouts: no kind, and seven sums of each moment.
+type CubelessState = (u64, MomentsState, MomentsState, bool, u64, u64, (String, f64, bool, bool));
 
 /// `__reduce__` for a rollout result of either game: `rebuild` (a function of `gammon._core`)
 /// called with its state.
@@ -185,6 +217,7 @@ pub fn reduce<'py>(
         r.seed,
         r.first_trial,
         (r.setup.clone(), r.seconds, r.cancelled, r.converged),
+        r.cube.name().to_string(),
     );
     // `rebuild` is a dotted name under `gammon._core`, so submodules' results pickle too.
     let mut function = py.import("gammon._core")?.into_any();
@@ -198,12 +231,20 @@ pub fn reduce<'py>(
 /// (means out of range, sums of squares that do not fit the sums, too many trials) is refused
 /// with a `GammonError`, never turned into a result that misreports or breaks a later merge.
 pub fn from_state(state: &Bound<'_, PyAny>) -> PyResult<EngineResult> {
-    let state: ResultState = state
-        .extract()
-        .map_err(|e| GammonError::new_err(format!("not the state of a pickled rollout result: {e}")))?;
-    let (trials, plain, reduced, vr, seed, first_trial, (setup, seconds, cancelled, converged)) = state;
+    let state: ResultState = match state.extract::<CubelessState>() {
+        Ok((a, b, c, d, e, f, g)) => (a, b, c, d, e, f, g, CubeKind::None.name().to_string()),
+        Err(_) => state
+            .extract()
+            .map_err(|e| GammonError::new_err(format!("not the state of a pickled rollout result: {e}")))?,
+    };
+    let (trials, plain, reduced, vr, seed, first_trial, (setup, seconds, cancelled, converged), kind) = state;
+    let kind = CubeKind::from_name(&kind).py_err()?;
     let moments = |(sum, sum_sq): MomentsState| -> PyResult<Moments> {
-        let all = |v: Vec<i128>| -> PyResult<[i128; VALUES]> {
+        let all = |mut v: Vec<i128>| -> PyResult<[i128; VALUES]> {
+            // A cubeless result pickled before the cube values existed: they are zeros.
+            if v.len() == CUBELESS_VALUES && kind == CubeKind::None {
+                v.resize(VALUES, 0);
+            }
             v.try_into()
                 .map_err(|_| GammonError::new_err(format!("a pickled rollout result needs {VALUES} sums")))
         };
@@ -219,7 +260,7 @@ pub fn from_state(state: &Bound<'_, PyAny>) -> PyResult<EngineResult> {
     if !(seconds.is_finite() && seconds >= 0.0) {
         return Err(GammonError::new_err(format!("a pickled rollout result took {seconds} seconds")));
     }
-    let mut inner = EngineResult::from_sums(sums, vr, seed, first_trial);
+    let mut inner = EngineResult::from_sums(sums, vr, seed, first_trial).with_cube(kind);
     inner.setup = setup;
     inner.seconds = seconds;
     inner.cancelled = cancelled;
@@ -240,10 +281,10 @@ fn start(position: &Bound<'_, PyAny>) -> PyResult<Start<EnginePosition>> {
         return Ok(Start::Position(p.get().inner));
     }
     if let Ok(read) = position.downcast::<ReadPosition>() {
-        return Ok(read.get().inner.rollout_start());
+        return read.get().inner.rollout_start().py_err();
     }
     if let Ok(text) = position.extract::<String>() {
-        return Ok(read_position(&text).py_err()?.rollout_start());
+        return read_position(&text).py_err()?.rollout_start().py_err();
     }
     Err(GammonError::new_err(format!(
         "position must be a gammon.Position or text such as a Position ID or \"opening\", got {}",
@@ -275,10 +316,16 @@ fn options(
     }
 }
 
+/// A rollout's `ply=`: 0 or 1, anything else a `GammonError` naming it.
+pub(crate) fn ply_arg(value: &Bound<'_, PyAny>) -> PyResult<u8> {
+    Ok(crate::args::int_in(value, "ply", 0, 1)? as u8)
+}
+
 /// `rollout(position, trials=1296, seed=0, ...)`; see `gammon.rollout` for the documentation.
 #[pyfunction]
 #[pyo3(signature = (position, trials=1296, seed=0, threads=None, policy="net", truncate=None,
-                    variance_reduction=true, first_trial=0, max_std_error=None, progress=None))]
+                    variance_reduction=true, first_trial=0, max_std_error=None, progress=None,
+                    context=None, ply=0))]
 #[allow(clippy::too_many_arguments)]
 fn rollout(
     py: Python<'_>,
@@ -292,10 +339,13 @@ fn rollout(
     #[pyo3(from_py_with = crate::args::first_trial)] first_trial: u64,
     max_std_error: Option<f64>,
     progress: Option<PyObject>,
+    context: Option<&CubeContext>,
+    #[pyo3(from_py_with = ply_arg)] ply: u8,
 ) -> PyResult<RolloutResult> {
     let start = start(position)?;
     let threads = crate::args::threads(threads)?;
-    let policy = BuiltinPolicy::from_name(policy).py_err()?;
+    let policy = RolloutPlayer::new(policy, ply).py_err()?;
+    let context = context.map(|c| c.inner);
     let cancel = Arc::new(AtomicBool::new(false));
     let options = options(
         trials,
@@ -310,8 +360,9 @@ fn rollout(
     let wrap = |py: Python<'_>, partial: EngineResult| {
         Ok(RolloutResult { inner: partial }.into_pyobject(py)?.into_any().unbind())
     };
-    let result = with_progress(py, progress.as_ref(), &cancel, wrap, |report| {
-        rollout_game(&Backgammon, start, &policy, &options, Some(report))
+    let result = with_progress(py, progress.as_ref(), &cancel, wrap, |report| match context {
+        None => rollout_game(&Backgammon, start, &policy, &options, Some(report)),
+        Some(ctx) => rollout_cubeful_with_progress(start, &policy, &ctx, ply, &options, Some(report)),
     })?;
     Ok(RolloutResult { inner: result.py_err()? })
 }
@@ -392,8 +443,18 @@ fn merge_rollouts(results: Vec<PyRef<'_, RolloutResult>>) -> PyResult<RolloutRes
     Ok(RolloutResult { inner: merge(&parts).py_err()? })
 }
 
+/// `max_threads()`: the most worker threads one rollout may ask for on this machine (4 per core,
+/// and at least 256), the bound `threads=` is checked against.
+#[pyfunction]
+fn max_threads() -> usize {
+    gammon_bot::rollout::max_threads()
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<RolloutResult>()?;
+    // The most trials one rollout runs (2^30), the bound `trials=` is checked against.
+    m.add("MAX_TRIALS", gammon_bot::rollout::MAX_TRIALS)?;
+    m.add_function(wrap_pyfunction!(max_threads, m)?)?;
     m.add_function(wrap_pyfunction!(rollout, m)?)?;
     m.add_function(wrap_pyfunction!(rollout_plays, m)?)?;
     m.add_function(wrap_pyfunction!(merge_rollouts, m)?)?;

@@ -1,7 +1,9 @@
-//! `POST /v1/rollout`: a bounded Monte Carlo rollout of a position, cubeless.
+//! `POST /v1/rollout`: a bounded Monte Carlo rollout of a position, cubeless or with the cube,
+//! or of a cube decision.
 
+use crate::context::{ContextFields, ContextView, CubeInput, MatchInput, MoneyInput};
 use crate::error::{ApiError, ApiResult, ErrorMessage};
-use crate::input::PositionInput;
+use crate::input::{self, PositionInput};
 use crate::probabilities::Outcome;
 use crate::state::{AppState, JsonBody};
 use axum::extract::State;
@@ -9,8 +11,9 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use gammon_backgammon::Backgammon;
-use gammon_bot::rollout::{rollout_game, RolloutOptions};
-use gammon_bot::BuiltinPolicy;
+use gammon_bot::cube::CubeContext;
+use gammon_bot::policy::RolloutPlayer;
+use gammon_bot::rollout::{rollout_cube, rollout_cubeful, rollout_game, RolloutOptions, Start};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -38,9 +41,71 @@ pub struct RolloutRequest {
     /// the `net` policy).
     #[serde(default)]
     pub truncate: Option<u32>,
-    /// Subtract the luck of each roll (when the policy has an evaluator). Default true.
+    /// Subtract the luck of each roll (when the policy has an evaluator) from the cubeless
+    /// figures. Default true.
     #[serde(default = "default_true")]
     pub variance_reduction: bool,
+    /// `position` (the default): the position rolled out, cubeless unless a cube, match or money
+    /// field is given or `cubeful` is true. `cube`: the cube decision of the player on roll
+    /// rolled out, "no double" against "double, take" over the same dice.
+    #[serde(default)]
+    pub kind: RolloutKind,
+    /// Play the cube in every game, in the context of the `cube`, `match` and `money` fields or
+    /// else of the position's ID (money with a centred cube without one). Implied by any of
+    /// those fields. Default false.
+    #[serde(default)]
+    pub cubeful: bool,
+    /// Depth of the players, 0 (default) or 1 (the bot's 1-ply search for the checkers and the
+    /// cube; far slower; a net policy only).
+    #[serde(default)]
+    pub ply: Option<i64>,
+    /// The cube (default: the ID's, or a centred 1-cube), as in `/v1/cube`.
+    #[serde(default)]
+    pub cube: Option<CubeInput>,
+    /// The match score (default: the ID's, or money), as in `/v1/cube`.
+    #[serde(default, rename = "match")]
+    pub match_score: Option<MatchInput>,
+    /// Money play and its rules (instead of `match`), as in `/v1/cube`.
+    #[serde(default)]
+    pub money: Option<MoneyInput>,
+}
+
+/// What a rollout request rolls out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum RolloutKind {
+    /// The position.
+    #[default]
+    Position,
+    /// The cube decision of the player on roll.
+    Cube,
+}
+
+/// A cube decision rolled out: equities normalised as `/v1/cube`'s (per unit of the cube in
+/// money play, equivalent to money in match play; `double_pass` is 1).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct CubeRolloutView {
+    /// Equity without doubling.
+    pub no_double: f64,
+    /// Equity after a double and a take.
+    pub double_take: f64,
+    /// Equity after a double and a pass: 1.
+    pub double_pass: f64,
+    /// Standard error of `no_double`.
+    pub no_double_std_error: f64,
+    /// Standard error of `double_take`.
+    pub double_take_std_error: f64,
+    /// Standard error of `double_take - no_double`, from the paired games.
+    pub difference_std_error: f64,
+    /// The player on roll should double.
+    pub double: bool,
+    /// The opponent should take.
+    pub take: bool,
+    /// The opponent should beaver.
+    pub beaver: bool,
+    /// The decision in words, as `/v1/cube` names it.
+    #[schema(example = "Double, take")]
+    pub label: String,
 }
 
 fn default_trials() -> u64 {
@@ -84,14 +149,36 @@ pub struct RolloutResponse {
     pub cancelled: bool,
 }
 
-/// A cubeless rollout, bounded in trials and in time.
+/// What `/v1/rollout` answers: the rollout's figures and, when the cube was played, the
+/// cubeful ones (null for a cubeless rollout).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct CubefulRolloutResponse {
+    /// The cubeless figures, as every rollout has them.
+    #[serde(flatten)]
+    pub rollout: RolloutResponse,
+    /// The cube and score the games were played in; null for a cubeless rollout.
+    pub context: Option<ContextView>,
+    /// Mean cubeful equity: per unit of the starting cube in money play, equivalent to money in
+    /// match play (for `kind: cube`, that of not doubling); null for a cubeless rollout.
+    pub cubeful_equity: Option<f64>,
+    /// Standard error of `cubeful_equity`.
+    pub cubeful_std_error: Option<f64>,
+    /// Match winning chance of the player on roll; null but in match play.
+    pub mwc: Option<f64>,
+    /// Standard error of `mwc`.
+    pub mwc_std_error: Option<f64>,
+    /// The cube decision rolled out, for `kind: cube`; null otherwise.
+    pub cube: Option<CubeRolloutView>,
+}
+
+/// A rollout, cubeless or with the cube, or of a cube decision, bounded in trials and in time.
 #[utoipa::path(
     post,
     path = "/v1/rollout",
     tag = "evaluation",
     request_body = RolloutRequest,
     responses(
-        (status = 200, description = "the rollout's estimates", body = RolloutResponse),
+        (status = 200, description = "the rollout's estimates", body = CubefulRolloutResponse),
         (status = 400, description = "a field is missing, malformed or out of range", body = ErrorMessage),
         (status = 413, description = "the body is too large", body = ErrorMessage),
         (status = 415, description = "the body is not sent as application/json", body = ErrorMessage),
@@ -118,15 +205,42 @@ pub async fn post_rollout(
     answer.into_response()
 }
 
-async fn run(state: AppState, request: RolloutRequest) -> ApiResult<Json<RolloutResponse>> {
+async fn run(state: AppState, request: RolloutRequest) -> ApiResult<Json<CubefulRolloutResponse>> {
     let read = request.position.read()?;
-    let start = read.rollout_start();
+    let start = read.rollout_start().map_err(input::at_position)?;
     let (position, named) = (read.position, read.named.map(|n| n.name().to_string()));
     let cap = state.config.limits.max_rollout_trials;
     if !(1..=cap).contains(&request.trials) {
         return Err(ApiError::bad_request(format!("trials must be in 1..={cap}, got {}", request.trials)));
     }
-    let policy = BuiltinPolicy::from_name(&request.policy)?;
+    let ply = match request.ply {
+        None => 0,
+        Some(p @ 0..=1) => p as u8,
+        Some(p) => return Err(ApiError::bad_request(format!("ply must be 0 or 1 for a rollout, got {p}"))),
+    };
+    let policy = RolloutPlayer::new(&request.policy, ply)?;
+    let fields = ContextFields {
+        cube: request.cube.as_ref(),
+        match_score: request.match_score.as_ref(),
+        money: request.money.as_ref(),
+    };
+    let given = request.cube.is_some() || request.match_score.is_some() || request.money.is_some();
+    let context: Option<CubeContext> = if given || request.cubeful || request.kind == RolloutKind::Cube {
+        Some(fields.resolve(&read)?.unwrap_or_default())
+    } else {
+        None
+    };
+    if request.kind == RolloutKind::Cube {
+        let Start::Position(on_roll) = start else {
+            return Err(ApiError::bad_request("kind cube: nobody may double before the opening roll"));
+        };
+        if on_roll.we_have_won() || on_roll.they_have_won() {
+            return Err(ApiError::bad_request("position: the game is over: a side has borne off every checker"));
+        }
+        if context.is_some_and(|c| !c.may_double()) {
+            return Err(ApiError::bad_request("kind cube: the player on roll may not double in this context"));
+        }
+    }
     let limit = state.config.limits.rollout_time;
     state
         .rollouts
@@ -139,7 +253,27 @@ async fn run(state: AppState, request: RolloutRequest) -> ApiResult<Json<Rollout
                 cancel: Some(cancel.clone()),
                 ..RolloutOptions::default()
             };
-            let r = rollout_game(&Backgammon, start, &policy, &options, None)?;
+            let (r, cube) = match (request.kind, context) {
+                (RolloutKind::Cube, Some(ctx)) => {
+                    let Start::Position(on_roll) = start else { unreachable!("refused above") };
+                    let c = rollout_cube(&on_roll, &policy, &ctx, ply, &options, None)?;
+                    let view = CubeRolloutView {
+                        no_double: c.action.no_double,
+                        double_take: c.action.double_take,
+                        double_pass: c.action.double_pass,
+                        no_double_std_error: c.no_double_std_error,
+                        double_take_std_error: c.double_take_std_error,
+                        difference_std_error: c.difference_std_error,
+                        double: c.action.double,
+                        take: c.action.take,
+                        beaver: c.action.beaver,
+                        label: c.action.label(),
+                    };
+                    (c.result, Some(view))
+                }
+                (_, Some(ctx)) => (rollout_cubeful(start, &policy, &ctx, ply, &options)?, None),
+                (_, None) => (rollout_game(&Backgammon, start, &policy, &options, None)?, None),
+            };
             if r.trials == 0 {
                 // The time ran out while the job waited behind others: nothing to report.
                 return Err(ApiError::new(
@@ -147,7 +281,7 @@ async fn run(state: AppState, request: RolloutRequest) -> ApiResult<Json<Rollout
                     "the server was too busy to start the rollout in time; try again",
                 ));
             }
-            Ok(Json(RolloutResponse {
+            let rollout = RolloutResponse {
                 position: position.id(),
                 named,
                 policy: request.policy,
@@ -159,6 +293,15 @@ async fn run(state: AppState, request: RolloutRequest) -> ApiResult<Json<Rollout
                 seed: r.seed,
                 seconds: r.seconds,
                 cancelled: r.cancelled,
+            };
+            Ok(Json(CubefulRolloutResponse {
+                rollout,
+                context: context.as_ref().map(ContextView::from),
+                cubeful_equity: r.cubeful_equity(),
+                cubeful_std_error: r.cubeful_std_error(),
+                mwc: r.mwc(),
+                mwc_std_error: r.mwc_std_error(),
+                cube,
             }))
         })
         .await

@@ -115,8 +115,10 @@ pub fn encode(m: &MatchIdFields) -> String {
     STANDARD_NO_PAD.encode(key(m))
 }
 
-/// Reads a Match ID, with the checks GNU Backgammon makes (dice 0..6, scores below the length,
-/// no Crawford flag in money play) plus a few of ours (a cube value up to 2^15, both dice or none).
+/// Reads a Match ID, with the checks GNU Backgammon makes (dice 0..6, no Crawford flag in money
+/// play) plus a few of ours: a cube value up to 2^15, both dice or none, the unused bits 67-71
+/// zero, and both scores below the length while a game is in play (a finished game's scores
+/// include its points, so they may reach or pass it).
 pub fn decode(id: &str) -> Result<MatchIdFields> {
     let bad = |why: String| Error::InvalidFormat(format!("invalid Match ID {id:?}: {why}"));
     let id = id.trim();
@@ -124,6 +126,11 @@ pub fn decode(id: &str) -> Result<MatchIdFields> {
         return Err(bad(format!("it has {} characters; a Match ID has 12", id.chars().count())));
     }
     let key = STANDARD_NO_PAD.decode(id).map_err(|_| bad("it is not base64 (A-Z a-z 0-9 + /)".into()))?;
+    // GNU Backgammon ignores bits 67..71 and always writes them as 0; an ID with any of them set
+    // was not written by it, and reading it as if they were 0 would not be exact: refused.
+    if get(&key, 67, 5) != 0 {
+        return Err(bad("its unused bits 67-71 (the end of the last character) are not all zero".into()));
+    }
     let cube_log2 = get(&key, 0, 4);
     if cube_log2 > 15 {
         return Err(bad(format!("cube 2^{cube_log2} is out of range")));
@@ -143,9 +150,13 @@ pub fn decode(id: &str) -> Result<MatchIdFields> {
     let length = get(&key, 21, 15) as u32;
     let score = [get(&key, 36, 15) as u32, get(&key, 51, 15) as u32];
     let playing = matches!(state, GameState::NoGame | GameState::Playing);
-    // A finished game's points are added to the scores even past the length.
-    if length > 0 && playing && (score[0] > length || score[1] > length) {
-        return Err(bad(format!("score {}-{} exceeds the match length {length}", score[0], score[1])));
+    // A game is played only while both scores are below the length (the XGID reader agrees); a
+    // finished game's points are already added to the scores, even past the length.
+    if length > 0 && playing && (score[0] >= length || score[1] >= length) {
+        return Err(bad(format!(
+            "score {}-{} is not below the match length {length}, so no game can be in play",
+            score[0], score[1]
+        )));
     }
     let crawford = get(&key, 7, 1) == 1;
     if length == 0 && crawford {

@@ -32,7 +32,7 @@
 //! assert_eq!(read_position("initial").unwrap().on_roll().unwrap(), Position::initial());
 //! ```
 
-use crate::{Dice, Error, Game, Match, Position, Result};
+use crate::{Dice, EndReason, Error, Game, Match, Position, Result};
 use gammon_core::rollout::Start;
 
 /// How the text wrote the position.
@@ -121,9 +121,39 @@ impl ReadPosition {
         self.game().and_then(Game::dice)
     }
 
+    /// Refuses a position where the game is already over: a player has borne off all 15
+    /// checkers, or the match state says the game has ended (a drop or a resignation). Such a
+    /// position reads, so that a finished game's IDs are understood, but there is nothing in it
+    /// to evaluate, play or roll out.
+    pub fn in_play(&self) -> Result<()> {
+        let (ours, theirs) = self.position.off();
+        let why = if ours == 15 {
+            Some("the player on roll has borne off all 15 checkers".to_string())
+        } else if theirs == 15 {
+            Some("the player not on roll has borne off all 15 checkers".to_string())
+        } else {
+            self.game().and_then(Game::result).map(|r| {
+                let how = match r.reason {
+                    EndReason::BorneOff => "by bearing off",
+                    EndReason::Dropped => "by a dropped double",
+                    EndReason::Resigned => "by a resignation",
+                };
+                format!("player {} won it {how}", r.winner)
+            })
+        };
+        match why {
+            Some(why) => Err(Error::InvalidPosition(format!(
+                "the game is over ({why}): there is nothing to evaluate, play or roll out"
+            ))),
+            None => Ok(()),
+        }
+    }
+
     /// The position where a player on roll is needed and no dice are given (an evaluation, a
-    /// cube decision): `opening` is refused, as nobody is on roll before the opening roll.
+    /// cube decision): `opening` is refused, as nobody is on roll before the opening roll, and
+    /// so is a game already over ([`ReadPosition::in_play`]).
     pub fn on_roll(&self) -> Result<Position> {
+        self.in_play()?;
         match self.named {
             Some(NamedStart::Opening) => Err(Error::InvalidPosition(
                 "\"opening\" is the start before the opening roll, where nobody is on roll; \
@@ -135,8 +165,9 @@ impl ReadPosition {
     }
 
     /// The position whose plays of `dice` are wanted: for `opening`, the opening roll played by
-    /// whoever won it, so a double is refused.
+    /// whoever won it, so a double is refused; a game already over is refused.
     pub fn with_dice(&self, dice: Dice) -> Result<Position> {
+        self.in_play()?;
         match self.named {
             Some(NamedStart::Opening) if dice.is_double() => Err(Error::InvalidDice(format!(
                 "the opening roll is never a double, so \"opening\" cannot be played with {}; \
@@ -148,12 +179,13 @@ impl ReadPosition {
     }
 
     /// Where a rollout of it starts: before the opening roll for `opening`, else the position
-    /// with its player about to roll.
-    pub fn rollout_start(&self) -> Start<Position> {
-        match self.named {
+    /// with its player about to roll; a game already over is refused.
+    pub fn rollout_start(&self) -> Result<Start<Position>> {
+        self.in_play()?;
+        Ok(match self.named {
             Some(NamedStart::Opening) => Start::Opening(self.position),
             _ => Start::Position(self.position),
-        }
+        })
     }
 }
 

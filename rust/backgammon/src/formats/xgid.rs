@@ -174,6 +174,11 @@ pub fn decode(text: &str) -> Result<Xgid> {
     if !(0..=15).contains(&max_cube_log2) {
         return Err(bad(format!("max cube 2^{max_cube_log2} is out of range")));
     }
+    // XG never writes a cube above the maximum it names, and raising the maximum to fit would
+    // change the rules the ID states: refused.
+    if cube_log2 > max_cube_log2 {
+        return Err(bad(format!("cube 2^{cube_log2} is above the maximum cube 2^{max_cube_log2}")));
+    }
     let position = if turn == 1 { bottom_view } else { bottom_view.swapped() };
     Ok(Xgid {
         position,

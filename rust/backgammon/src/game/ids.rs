@@ -10,7 +10,7 @@ use crate::board::Position;
 use crate::cube::{Cube, CubeRules};
 use crate::formats::match_id::{self, GameState, MatchIdFields};
 use crate::formats::xgid::{self, Xgid};
-use crate::game::{EndReason, ResultKind};
+use crate::game::{board_result, result_points, EndReason, GameResult, ResultKind};
 use gammon_core::dice::Dice;
 use gammon_core::error::{Error, Result};
 
@@ -122,8 +122,14 @@ impl Game {
         )
     }
 
-    /// A game in progress rebuilt from `PositionID:MatchID` (either order, as gnubg accepts).
-    /// Match fields (length, scores, Crawford) become the game's [`MatchContext`].
+    /// A game rebuilt from `PositionID:MatchID` (either order, as gnubg accepts). Match fields
+    /// (length, scores, Crawford) become the game's [`MatchContext`].
+    ///
+    /// A finished game reads as GNU Backgammon writes it: game state 2 (borne off: the player not
+    /// on roll has no checker left), 3 (resigned: the player to act accepted a resignation of the
+    /// kind in the resignation field) or 4 (dropped: the player to act dropped), the game's
+    /// points already added to the winner's score, and the Crawford flag telling whether the
+    /// *next* game is the Crawford game. The game returned is over ([`Game::is_over`]).
     pub fn from_gnubg_id(text: &str, seed: Option<u64>) -> Result<Game> {
         let parts: Vec<&str> = text.trim().split(':').map(str::trim).collect();
         let (pid, mid) = match parts[..] {
@@ -138,6 +144,9 @@ impl Game {
         let position = Position::from_id(pid)?;
         let m = match_id::decode(mid)?;
         let bad = |why: &str| Error::InvalidFormat(format!("cannot rebuild a game from {text:?}: {why}"));
+        let rules = CubeRules { jacoby: m.jacoby && m.length == 0, ..CubeRules::default() };
+        let rules = CubeRules { cube_max: rules.cube_max.max(m.cube_value), ..rules };
+        let cube = Cube::new(m.cube_value, m.cube_owner)?;
         let phase = match m.state {
             GameState::NoGame if position == Position::initial() => Phase::Opening,
             GameState::NoGame => return Err(bad("no game is in progress and the board is not the start")),
@@ -154,16 +163,14 @@ impl Game {
                 }
                 (None, false) => Phase::Rolling,
             },
-            _ => return Err(bad("the game is over")),
+            _ => return finished(&m, position, cube, rules, seed, text),
         };
         let resignation = (m.resignation > 0).then(|| {
             (1 - m.to_act, ResultKind::from_multiplier(m.resignation as u32).unwrap_or(ResultKind::Single))
         });
-        let rules = CubeRules { jacoby: m.jacoby && m.length == 0, ..CubeRules::default() };
-        let rules = CubeRules { cube_max: rules.cube_max.max(m.cube_value), ..rules };
         let context = MatchContext { length: m.length, score: m.score, crawford: m.crawford };
-        let cube = Cube::new(m.cube_value, m.cube_owner)?;
-        build(seed, rules, context, State { position, turn: m.on_roll, cube, phase, resignation }, text)
+        let state = State { position, turn: m.on_roll, cube, phase, resignation };
+        build(seed, rules, context, state, text)
     }
 
     /// A game in progress rebuilt from an XGID (top player = player 0, bottom = player 1).
@@ -188,7 +195,7 @@ impl Game {
         let rules = CubeRules {
             jacoby: money && x.crawford_jacoby & 1 == 1,
             beavers: money && x.crawford_jacoby & 2 == 2,
-            cube_max: (1u32 << x.max_cube_log2).max(cube.value()),
+            cube_max: 1u32 << x.max_cube_log2,
             enabled: true,
             dead_cube_doubles: false,
         };
@@ -197,6 +204,10 @@ impl Game {
             score: [x.score_top, x.score_bottom],
             crawford: !money && x.crawford_jacoby == 1,
         };
+        let (ours, theirs) = x.position.off();
+        if ours == 15 || theirs == 15 {
+            return finished_xgid(&x, turn, cube, rules, context, seed, text);
+        }
         build(
             seed,
             rules,
@@ -207,6 +218,137 @@ impl Game {
     }
 }
 
+/// The game of an XGID where a player has borne off all 15 checkers: over, won by that player,
+/// single, gammon or backgammon as the board shows. An XGID has no game state, so its scores are
+/// those before the game (as [`Game::xgid`] writes a finished game); the turn is handed to the
+/// loser, as after a winning play.
+fn finished_xgid(
+    x: &Xgid,
+    turn: u8,
+    cube: Cube,
+    rules: CubeRules,
+    context: MatchContext,
+    seed: Option<u64>,
+    text: &str,
+) -> Result<Game> {
+    let bad = |why: &str| Error::InvalidFormat(format!("cannot rebuild a game from {text:?}: {why}"));
+    let (ours, theirs) = x.position.off();
+    if ours == 15 && theirs == 15 {
+        return Err(bad("both players have borne off all 15 checkers"));
+    }
+    if x.dice.is_some() || x.doubled || x.beavered {
+        return Err(bad("a player has borne off all 15 checkers, so the game is over, but the dice field \
+             is not 00 (dice to play or a double to answer)"));
+    }
+    // Seen from the loser, as a finished game keeps it.
+    let (winner, loser_view) = if ours == 15 { (turn, x.position.swapped()) } else { (1 - turn, x.position) };
+    let kind = board_result(&loser_view.swapped());
+    let points = result_points(&rules, context.length, cube, kind);
+    let result = GameResult { winner, kind, points, reason: EndReason::BorneOff };
+    let state =
+        State { position: loser_view, turn: 1 - winner, cube, phase: Phase::Over(result), resignation: None };
+    build(seed, rules, context, state, text)
+}
+
+/// The game of a Match ID whose game state says the game has ended (2 borne off, 3 resigned,
+/// 4 dropped), read as GNU Backgammon writes it: see [`Game::from_gnubg_id`].
+fn finished(
+    m: &MatchIdFields,
+    position: Position,
+    cube: Cube,
+    rules: CubeRules,
+    seed: Option<u64>,
+    text: &str,
+) -> Result<Game> {
+    let bad = |why: String| Error::InvalidFormat(format!("cannot rebuild a game from {text:?}: {why}"));
+    let (ours, theirs) = position.off();
+    if m.doubled {
+        return Err(bad("the game is over, but a double is still offered".into()));
+    }
+    let (winner, kind, reason) = match m.state {
+        GameState::Over => {
+            // GNU Backgammon hands the turn to the loser after the winning play.
+            if ours == 15 {
+                return Err(bad(
+                    "the player on roll has borne off all 15 checkers; once a game is won by bearing \
+                     off, the loser is on roll"
+                        .into(),
+                ));
+            }
+            if theirs != 15 {
+                return Err(bad(format!(
+                    "the game state says the game was won by bearing off, but the player not on roll \
+                     has {theirs} checkers off, not 15"
+                )));
+            }
+            if m.dice.is_some() || m.resignation > 0 {
+                return Err(bad("the game was won by bearing off, but dice or a resignation are set".into()));
+            }
+            (1 - m.on_roll, board_result(&position.swapped()), EndReason::BorneOff)
+        }
+        GameState::Resigned => {
+            let Some(kind) = ResultKind::from_multiplier(m.resignation as u32) else {
+                return Err(bad(
+                    "the game state says a resignation was accepted, but none is recorded".into()
+                ));
+            };
+            (m.to_act, kind, EndReason::Resigned)
+        }
+        _ => {
+            if m.dice.is_some() || m.resignation > 0 {
+                return Err(bad(
+                    "the game ended by a dropped double, but dice or a resignation are set".into()
+                ));
+            }
+            (1 - m.to_act, ResultKind::Single, EndReason::Dropped)
+        }
+    };
+    if reason != EndReason::BorneOff && (ours == 15 || theirs == 15) {
+        return Err(bad(format!(
+            "a player has borne off all 15 checkers, but the game state says the game ended by a {}",
+            if reason == EndReason::Resigned { "resignation" } else { "dropped double" }
+        )));
+    }
+    let points = match reason {
+        EndReason::Dropped => cube.value(),
+        _ => result_points(&rules, m.length, cube, kind),
+    };
+    // The scores include the game's points: take them off to get the scores it was played at.
+    let mut before = m.score;
+    let w = winner as usize;
+    if before[w] < points {
+        return Err(bad(format!(
+            "player {winner} won {points} points, but his score with them is only {}",
+            m.score[w]
+        )));
+    }
+    before[w] -= points;
+    if m.length > 0 && before.iter().any(|&s| s >= m.length) {
+        return Err(bad(format!(
+            "the game was played at {}-{}, which is not below the match length {}",
+            before[0], before[1], m.length
+        )));
+    }
+    // On a finished game the Crawford flag is about the next game: set exactly when this game
+    // brought a player to 1 point from winning.
+    let at_edge = |s: &[u32; 2]| m.length > 0 && s.iter().any(|&x| x + 1 == m.length);
+    let next_crawford = !at_edge(&before) && at_edge(&m.score);
+    if m.crawford != next_crawford {
+        return Err(bad(format!(
+            "the Crawford flag says the next game {} the Crawford game, but after {}-{} it {}",
+            if m.crawford { "is" } else { "is not" },
+            before[0],
+            before[1],
+            if next_crawford { "is" } else { "is not" }
+        )));
+    }
+    let result = GameResult { winner, kind, points, reason };
+    // Whether the finished game itself was the Crawford game is not recorded: it reads as not.
+    let context = MatchContext { length: m.length, score: before, crawford: false };
+    let state = State { position, turn: m.on_roll, cube, phase: Phase::Over(result), resignation: None };
+    build(seed, rules, context, state, text)
+}
+
 fn build(
     seed: Option<u64>,
     rules: CubeRules,
@@ -215,9 +357,11 @@ fn build(
     text: &str,
 ) -> Result<Game> {
     let (ours, theirs) = state.position.off();
-    if ours == 15 || theirs == 15 {
+    let over = matches!(state.phase, Phase::Over(_));
+    if !over && (ours == 15 || theirs == 15) {
         return Err(Error::InvalidFormat(format!(
-            "cannot rebuild a game from {text:?}: a player has borne off all 15 checkers, so the game is over"
+            "cannot rebuild a game from {text:?}: a player has borne off all 15 checkers, so the game \
+             is over, but the ID says it is still in play"
         )));
     }
     let one_away = |s: u32| s + 1 == context.length;
@@ -228,10 +372,21 @@ fn build(
             context.score[0], context.score[1], context.length
         )));
     }
-    if context.crawford && state.cube.owner().is_some() {
+    // Nobody may double in the Crawford game, so its cube is the centred 1 throughout.
+    let cube_used = state.cube.value() > 1
+        || state.cube.owner().is_some()
+        || matches!(state.phase, Phase::Doubled | Phase::Beavered);
+    if context.crawford && cube_used {
         return Err(Error::InvalidFormat(format!(
-            "cannot rebuild a game from {text:?}: the cube has been turned in the Crawford game"
+            "cannot rebuild a game from {text:?}: it is the Crawford game, where nobody may double, \
+             but its cube is {} ({}{})",
+            state.cube.value(),
+            state.cube.owner().map_or("centred".to_string(), |o| format!("owned by player {o}")),
+            if matches!(state.phase, Phase::Doubled | Phase::Beavered) { ", a double offered" } else { "" }
         )));
     }
     Ok(Game::from_state(seed, rules, context, state))
 }
+
+#[cfg(test)]
+mod tests;

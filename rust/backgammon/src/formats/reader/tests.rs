@@ -46,7 +46,7 @@ fn every_notation_reads_the_initial_position() {
 fn the_named_starts_have_one_meaning_each() {
     let opening = read_position("opening").unwrap();
     assert_eq!(opening.named, Some(NamedStart::Opening));
-    assert_eq!(opening.rollout_start(), Start::Opening(Position::initial()));
+    assert_eq!(opening.rollout_start().unwrap(), Start::Opening(Position::initial()));
     assert!(opening.on_roll().unwrap_err().message().contains("\"initial\""));
     assert_eq!(opening.with_dice(Dice::new(6, 5).unwrap()).unwrap(), Position::initial());
     let double = opening.with_dice(Dice::new(4, 4).unwrap()).unwrap_err();
@@ -56,7 +56,7 @@ fn the_named_starts_have_one_meaning_each() {
         let initial = read_position(text).unwrap();
         assert_eq!(initial.named, Some(NamedStart::Initial));
         assert_eq!(initial.named.map(NamedStart::name), Some("initial"));
-        assert_eq!(initial.rollout_start(), Start::Position(Position::initial()));
+        assert_eq!(initial.rollout_start().unwrap(), Start::Position(Position::initial()));
         assert_eq!(initial.on_roll().unwrap(), Position::initial());
         assert_eq!(initial.with_dice(Dice::new(4, 4).unwrap()).unwrap(), Position::initial());
     }
