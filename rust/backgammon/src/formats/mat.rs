@@ -48,16 +48,16 @@ fn play_steps(play: &crate::moves::Play) -> String {
         .join(" ")
 }
 
-/// Whether a roll, followed by the actions `after`, passed the turn because it could not be
-/// played. A roll that is played is written with its play, and one left unplayed because its
-/// player resigned, or still to be played (`pending`, the game's last roll awaiting its play),
-/// has no move to write: none of them is written alone.
-fn passed(after: &[Action], pending: bool) -> bool {
+/// Whether a roll, followed by the actions `after`, is written alone (`dd:`, no move): when it
+/// passed the turn because it could not be played, or when the game ended by a resignation
+/// before it was played (the reader takes `dd:` then a `Wins` as exactly that). A roll that is
+/// played is written with its play, and the game's last roll still to be played (`pending`) is
+/// not written.
+fn written_alone(after: &[Action], pending: bool) -> bool {
     for a in after {
         match a {
             Action::Play { .. } => return false,
             Action::Resign { .. } | Action::RejectResignation { .. } => continue,
-            Action::AcceptResignation { .. } => return false,
             _ => return true,
         }
     }
@@ -71,7 +71,12 @@ fn game_entries(game: &Game) -> Vec<(u8, String)> {
     let mut out = Vec::new();
     for (i, a) in h.iter().enumerate() {
         match *a {
-            Action::Roll { player, dice } if passed(&h[i + 1..], pending) => out.push((
+            // An opening roll is otherwise written with the play that follows it.
+            Action::OpeningRoll { die0, die1 } if written_alone(&h[i + 1..], pending) => {
+                let (player, dice) = if die0 > die1 { (0, (die0, die1)) } else { (1, (die1, die0)) };
+                out.push((player, entry_text(&Entry::Roll { dice, play: String::new() })));
+            }
+            Action::Roll { player, dice } if written_alone(&h[i + 1..], pending) => out.push((
                 player,
                 entry_text(&Entry::Roll { dice: (dice.high(), dice.low()), play: String::new() }),
             )),
@@ -321,7 +326,10 @@ fn apply_entry(m: &mut Match, player: u8, entry: Entry, line_no: usize) -> Resul
 fn unplayed_error(line_no: usize, player: u8, (d1, d2): (u8, u8)) -> Error {
     bad(
         line_no,
-        format!("player {player} has a legal play of {d1}{d2} but plays none, and does not resign after it"),
+        format!(
+            "player {player} has a legal play of {d1}{d2} but plays none, and the game does not end by \
+             a resignation after it"
+        ),
     )
 }
 
@@ -412,8 +420,10 @@ pub fn read(text: &str) -> Result<Match> {
             if entry == Entry::Loses {
                 continue;
             }
+            // A roll left unplayed must be followed by the end of the game by a resignation, by
+            // either player (the engine lets either resign while the dice wait to be played).
             if let Some((at, p, d)) = unplayed.take() {
-                if !matches!(entry, Entry::Wins(_)) || player == p {
+                if !matches!(entry, Entry::Wins(_)) {
                     return Err(unplayed_error(at, p, d));
                 }
             }
