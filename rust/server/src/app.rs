@@ -4,7 +4,7 @@
 use crate::config::Limits;
 use crate::error::ApiError;
 use crate::state::AppState;
-use crate::{battlegammon, board, cube, evaluate, openapi, plays, rollout, wildbg};
+use crate::{battlegammon, board, cube, evaluate, game, openapi, plays, rollout, stream, web, wildbg};
 use axum::body::{Body, Bytes, HttpBody};
 use axum::error_handling::HandleErrorLayer;
 use axum::extract::{DefaultBodyLimit, Request, State};
@@ -31,6 +31,8 @@ pub fn routes() -> Vec<(&'static str, Method, MethodRouter<AppState>)> {
         ("/v1/evaluate", Method::POST, post(evaluate::post_evaluate)),
         ("/v1/cube", Method::POST, post(cube::post_cube)),
         ("/v1/rollout", Method::POST, post(rollout::post_rollout)),
+        ("/v1/rollout/stream", Method::POST, post(stream::post_rollout_stream)),
+        ("/v1/game", Method::POST, post(game::post_game)),
         ("/v1/battlegammon/plays", Method::POST, post(battlegammon::post_plays)),
         ("/v1/battlegammon/best-play", Method::POST, post(battlegammon::post_best_play)),
         ("/v1/board.svg", Method::GET, get(board::get_board)),
@@ -44,7 +46,7 @@ pub fn routes() -> Vec<(&'static str, Method, MethodRouter<AppState>)> {
 pub fn router(state: AppState) -> Router {
     let limits = state.config.limits.clone();
     let mut router = Router::new();
-    for (path, _, handler) in routes() {
+    for (path, _, handler) in routes().into_iter().chain(web::routes()) {
         router = router.route(path, handler);
     }
     let bounds = ServiceBuilder::new()
@@ -141,7 +143,7 @@ fn refuse_foreign(state: &AppState, request: &Request) -> Option<Response> {
         }
     }
     let token = state.config.token.as_deref()?;
-    if request.uri().path() == "/health" {
+    if request.uri().path() == "/health" || web::is_page(request.uri().path()) {
         return None;
     }
     let given = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()?.strip_prefix("Bearer "));

@@ -5,7 +5,10 @@
 //! * `POST /v1/...` take positions as Position IDs, `PositionID:MatchID`, XGIDs or 26-int lists:
 //!   ranked plays and the best play ([`plays`]), evaluations ([`evaluate`]), cube actions
 //!   ([`cube`]) in the cube and score of the request or of the position's ID ([`context`]), bounded
-//!   rollouts ([`rollout`]) and the Battlegammon bot ([`battlegammon`]).
+//!   rollouts ([`rollout`], and [`stream`] for their progress as server-sent events), a game or
+//!   match against the bot kept by the client ([`game`]) and the Battlegammon bot
+//!   ([`battlegammon`]).
+//! * `GET /` is a web page playing and analysing with these endpoints ([`web`]).
 //! * `GET /v1/board.svg` and `GET /v1/battlegammon/board.svg` draw positions as SVG ([`board`]).
 //! * `GET /openapi.json` describes every endpoint ([`openapi`]); `GET /health` says the server
 //!   is up.
@@ -36,6 +39,7 @@ pub mod context;
 pub mod cube;
 pub mod error;
 pub mod evaluate;
+pub mod game;
 pub mod input;
 pub mod openapi;
 pub mod parse_errors;
@@ -44,6 +48,8 @@ pub mod probabilities;
 pub mod rollout;
 pub mod serve;
 pub mod state;
+pub mod stream;
+pub mod web;
 pub mod wildbg;
 pub mod work;
 

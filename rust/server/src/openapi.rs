@@ -1,7 +1,7 @@
 //! The OpenAPI description of every endpoint, served at `GET /openapi.json`, and `GET /health`.
 
 use crate::state::AppState;
-use crate::{battlegammon, board, cube, evaluate, plays, rollout, wildbg};
+use crate::{battlegammon, board, cube, evaluate, game, plays, rollout, stream, wildbg};
 use axum::extract::State;
 use axum::http::header;
 use axum::response::IntoResponse;
@@ -30,6 +30,8 @@ use utoipa::{OpenApi, ToSchema};
         evaluate::post_evaluate,
         cube::post_cube,
         rollout::post_rollout,
+        stream::post_rollout_stream,
+        game::post_game,
         battlegammon::post_plays,
         battlegammon::post_best_play,
         board::get_board,
@@ -41,6 +43,7 @@ use utoipa::{OpenApi, ToSchema};
         (name = "evaluation", description = "evaluations, cube actions and rollouts"),
         (name = "battlegammon", description = "the Battlegammon bot"),
         (name = "pictures", description = "boards drawn as SVG"),
+        (name = "game", description = "a game or match against the bot, its record kept by the client"),
         (name = "service", description = "health and this description"),
     )
 )]

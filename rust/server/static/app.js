@@ -1,0 +1,544 @@
+// The page of `gammon serve`. It holds no rules: the server replays the game record, says what
+// may be done and lists the legal plays with their moves; this script only shows them and maps
+// clicks onto those lists. Every request goes to this server, as JSON.
+"use strict";
+
+// ----- talking to the server -----
+
+// A token given in the address as #token=... (for a server started with --token): kept in
+// memory, sent as a bearer header, and removed from the address bar so it is not bookmarked.
+const TOKEN = (() => {
+  const match = /(?:^#|&)token=([^&]*)/.exec(location.hash);
+  if (!match) return null;
+  history.replaceState(null, "", location.pathname + location.search);
+  return decodeURIComponent(match[1]);
+})();
+
+function headers(json) {
+  const h = {};
+  if (json) h["Content-Type"] = "application/json";
+  if (TOKEN) h["Authorization"] = "Bearer " + TOKEN;
+  return h;
+}
+
+class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function refusal(response) {
+  let message = response.status + " " + response.statusText;
+  try {
+    message = (await response.json()).message || message;
+  } catch (_) { /* not JSON: keep the status */ }
+  return new ApiError(response.status, message);
+}
+
+async function post(path, body, signal) {
+  const response = await fetch(path, {
+    method: "POST", headers: headers(true), body: JSON.stringify(body), signal,
+  });
+  if (!response.ok) throw await refusal(response);
+  return response.json();
+}
+
+function showError(error) {
+  const box = document.getElementById("error");
+  if (!error) {
+    box.hidden = true;
+    box.textContent = "";
+    return;
+  }
+  box.textContent = error.message || String(error);
+  box.hidden = false;
+}
+
+// Runs an action, showing its error; buttons stay usable afterwards.
+async function guarded(action) {
+  showError(null);
+  try {
+    await action();
+  } catch (error) {
+    if (error.name !== "AbortError") showError(error);
+  }
+}
+
+function element(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined) e.textContent = text;
+  if (cls) e.className = cls;
+  return e;
+}
+
+function fixed(x, digits = 3) {
+  return (x >= 0 ? "+" : "") + x.toFixed(digits);
+}
+
+// ----- boards -----
+
+// Whether the server draws boards (GET /v1/board.svg); null until first asked.
+let drawsBoards = null;
+
+// The board picture for `position` (any notation the server reads) and `dice`, inlined so that
+// its points take clicks; or, when the server draws no pictures, the position as text.
+async function showBoard(target, position, dice, fallbackBoard) {
+  if (drawsBoards !== false) {
+    const query = new URLSearchParams({ position });
+    if (dice) query.set("dice", dice.join(""));
+    const response = await fetch("/v1/board.svg?" + query, { headers: headers(false) });
+    if (response.ok) {
+      drawsBoards = true;
+      const svg = new DOMParser().parseFromString(await response.text(), "image/svg+xml").documentElement;
+      target.replaceChildren(document.importNode(svg, true));
+      return true;
+    }
+    if (response.status !== 404) throw await refusal(response);
+    drawsBoards = false;
+  }
+  target.replaceChildren(textBoard(position, dice, fallbackBoard));
+  return false;
+}
+
+// The board as a table of checker counts (from the server's own list), with the position's ID;
+// only the ID when no list came with it.
+function textBoard(position, dice, board) {
+  const box = element("div");
+  box.append(element("p", position + (dice ? "  dice " + dice.join("-") : ""), "id"));
+  if (!board) return box;
+  const table = element("table");
+  const rows = [[13, 24], [12, 1]];
+  for (const [from, to] of rows) {
+    const head = element("tr");
+    const counts = element("tr");
+    const step = from < to ? 1 : -1;
+    for (let p = from; p !== to + step; p += step) {
+      head.append(element("th", String(p)));
+      const n = board[p];
+      counts.append(element("td", n ? String(Math.abs(n)) : "", n > 0 ? "ours" : "theirs"));
+    }
+    table.append(head, counts);
+  }
+  box.append(table);
+  box.append(element("p", `bar: you ${board[25]}, bot ${-board[0]}`));
+  return box;
+}
+
+// ----- play against the bot -----
+
+const game = {
+  request: null,  // {length, seed, ply}: what the game was started with
+  state: null,    // the server's last answer
+  chains: [],     // the moves clicked so far, one array of [from, to] steps per click pair
+  source: null,   // the point clicked as the source of the next move
+  chosen: null,   // the play picked from the list
+};
+
+function randomSeed() {
+  const words = new Uint32Array(2);
+  crypto.getRandomValues(words);
+  // Below 2^53, so that JSON carries it exactly.
+  return (words[0] & 0x1fffff) * 2 ** 32 + words[1];
+}
+
+async function send(actions) {
+  const body = { ...game.request, actions };
+  const state = await post("/v1/game", body);
+  game.state = state;
+  game.chains = [];
+  game.source = null;
+  game.chosen = null;
+  await renderGame();
+}
+
+async function newGame(event) {
+  event.preventDefault();
+  const kind = document.getElementById("game-kind").value;
+  const seedText = document.getElementById("game-seed").value;
+  const plyText = document.getElementById("game-ply").value;
+  game.request = {
+    length: kind === "match" ? Number(document.getElementById("match-length").value) : 0,
+    seed: seedText === "" ? randomSeed() : Number(seedText),
+  };
+  if (plyText !== "") game.request.ply = Number(plyText);
+  document.getElementById("play-log").replaceChildren();
+  document.getElementById("play-hint").replaceChildren();
+  await send([]);
+}
+
+function act(action) {
+  return send([...game.state.actions, action]);
+}
+
+function log(line) {
+  const list = document.getElementById("play-log");
+  list.append(element("li", line));
+  list.scrollTop = list.scrollHeight;
+}
+
+function describeBotAction(action) {
+  if (action === "double") return "gammon doubles";
+  if (action === "take") return "gammon takes";
+  if (action === "drop") return "gammon passes";
+  if (action.startsWith("roll ")) return "gammon rolls " + action.slice(5, 6) + "-" + action.slice(6);
+  if (action.startsWith("play ")) return "gammon plays " + action.slice(5);
+  return "gammon: " + action;
+}
+
+// The steps entered so far, flat.
+function enteredSteps() {
+  return game.chains.flat();
+}
+
+// The steps of `play` left once `steps` are taken out, or null when `steps` are not all in it.
+function remainingSteps(play, steps) {
+  const left = play.moves.map((m) => m.slice());
+  for (const [from, to] of steps) {
+    const k = left.findIndex(([f, t]) => f === from && t === to);
+    if (k < 0) return null;
+    left.splice(k, 1);
+  }
+  return left;
+}
+
+// The plays that still agree with what was clicked.
+function candidates() {
+  const steps = enteredSteps();
+  return game.state.plays.filter((p) => remainingSteps(p, steps) !== null);
+}
+
+// Steps of `left` leading one checker from `from` to `to`, by a path of the listed moves.
+function chain(left, from, to) {
+  for (let k = 0; k < left.length; k++) {
+    const [f, t] = left[k];
+    if (f !== from) continue;
+    if (t === to) return [left[k]];
+    const rest = left.slice(0, k).concat(left.slice(k + 1));
+    const more = chain(rest, t, to);
+    if (more) return [left[k], ...more];
+  }
+  return null;
+}
+
+// The play whose moves are exactly those clicked, if any.
+function completed() {
+  const steps = enteredSteps();
+  return candidates().find((p) => remainingSteps(p, steps).length === 0) || null;
+}
+
+function clickPoint(point) {
+  const state = game.state;
+  if (!state || !state.allowed.includes("play")) return;
+  game.chosen = null;
+  const steps = enteredSteps();
+  const open = candidates().map((p) => remainingSteps(p, steps));
+  if (game.source !== null && game.source !== point) {
+    for (const left of open) {
+      const found = chain(left, game.source, point);
+      if (found) {
+        game.chains.push(found);
+        game.source = null;
+        updateEntered();
+        return;
+      }
+    }
+  }
+  if (game.source === point) {
+    game.source = null;
+  } else if (open.some((left) => left.some(([f]) => f === point))) {
+    game.source = point;
+  } else {
+    game.source = null;
+    showError(new Error(game.chains.length || game.source !== null
+      ? "no legal play moves a checker there" : "no legal play moves a checker from there"));
+  }
+  updateEntered();
+}
+
+function pointName(p) {
+  return p === 25 ? "bar" : p === 0 ? "off" : String(p);
+}
+
+function updateEntered() {
+  const done = game.chosen || completed();
+  const text = game.chains.map((c) => pointName(c[0][0]) + "/" + pointName(c[c.length - 1][1])).join(" ");
+  const pending = game.source !== null ? ` (from ${pointName(game.source)})` : "";
+  document.getElementById("play-entered").textContent =
+    game.state && game.state.allowed.includes("play")
+      ? (done ? "Play: " + (done.play || "no move") + " - confirm or undo" : "Moves: " + (text || "none") + pending)
+      : "";
+  document.getElementById("act-confirm").hidden = !done;
+  document.getElementById("act-undo").hidden = !(game.chains.length || game.source !== null || game.chosen);
+  for (const item of document.querySelectorAll("#play-plays li")) {
+    item.classList.toggle("chosen", !!done && item.dataset.play === done.play);
+  }
+  for (const g of document.querySelectorAll("#play-board [data-point]")) {
+    const side = g.getAttribute("data-side");
+    g.classList.toggle("selected", Number(g.dataset.point) === game.source && side !== "them");
+  }
+  if (done) showError(null);
+}
+
+function undo() {
+  if (game.chosen) game.chosen = null;
+  else if (game.source !== null) game.source = null;
+  else game.chains.pop();
+  updateEntered();
+}
+
+async function confirmPlay() {
+  const play = game.chosen || completed();
+  if (play) await act(("play " + play.play).trim());
+}
+
+// Click handlers on the picture's points, bars and trays (the markup contract of the board
+// pictures): the opponent's bar and tray take no clicks.
+function attachBoardClicks(target) {
+  for (const g of target.querySelectorAll(".point[data-point], .bar[data-point], .tray[data-point]")) {
+    if (g.getAttribute("data-side") === "them") continue;
+    g.addEventListener("click", () => clickPoint(Number(g.getAttribute("data-point"))));
+  }
+}
+
+async function renderGame() {
+  const s = game.state;
+  const board = document.getElementById("play-board");
+  const drawn = await showBoard(board, s.position, s.dice && s.to_act === "you" ? s.dice : null, s.board);
+  if (drawn) attachBoardClicks(board);
+  for (const a of s.bot_actions) log(describeBotAction(a));
+  const opening = s.opening && s.actions.length && s.actions.length - s.bot_actions.length === 1;
+  if (opening) log(`opening roll: you ${s.opening[0]}, gammon ${s.opening[1]}`);
+  const parts = [];
+  parts.push(s.length ? `Match to ${s.length}: you ${s.score[0]}, gammon ${s.score[1]}` +
+    (s.crawford ? " (Crawford game)" : "") : `Money game: you ${s.score[0]}, gammon ${s.score[1]}`);
+  parts.push(`cube ${s.cube_value}` + (s.cube_owner === "centred" ? "" : ` (${s.cube_owner === "you" ? "yours" : "gammon's"})`));
+  parts.push(`pips ${s.pips[0]} - ${s.pips[1]}`);
+  if (s.dice && s.to_act === "you") parts.push(`you rolled ${s.dice[0]}-${s.dice[1]}`);
+  if (s.result) {
+    const who = s.result.winner === "you" ? "You win" : "gammon wins";
+    const why = s.result.reason === "dropped" ? " (double passed)" : "";
+    parts.push(`${who} ${s.result.points} point${s.result.points === 1 ? "" : "s"}${why}`);
+  }
+  if (s.match_winner) parts.push(s.match_winner === "you" ? "You win the match" : "gammon wins the match");
+  else if (s.allowed.includes("take")) parts.push("gammon doubles: take or pass?");
+  else if (s.allowed.includes("roll")) parts.push("your roll");
+  else if (s.allowed.includes("play")) parts.push("your play");
+  const status = document.getElementById("play-status");
+  status.textContent = parts.join(" · ");
+  status.dataset.over = s.result ? (s.length === 0 || s.match_winner ? "all" : "game") : "";
+  for (const name of ["roll", "double", "take", "drop", "next"]) {
+    document.getElementById("act-" + name).hidden = !s.allowed.includes(name);
+  }
+  document.getElementById("act-hint").hidden = !s.allowed.some((a) => ["roll", "play", "take"].includes(a));
+  const list = document.getElementById("play-plays");
+  list.replaceChildren();
+  for (const p of s.plays) {
+    const item = element("li");
+    item.dataset.play = p.play;
+    const button = element("button", p.play || "no move");
+    button.type = "button";
+    button.addEventListener("click", () => {
+      game.chains = [];
+      game.source = null;
+      game.chosen = p;
+      updateEntered();
+    });
+    item.append(button);
+    list.append(item);
+  }
+  document.getElementById("play-mat").textContent = s.mat;
+  const link = document.getElementById("play-download");
+  link.href = "data:text/plain;charset=utf-8," + encodeURIComponent(s.mat);
+  updateEntered();
+}
+
+// The bot's view of the decision at hand: the ranked plays of the roll, or the cube decision.
+async function hint() {
+  const s = game.state;
+  const target = document.getElementById("play-hint");
+  const body = { position: s.gnubg_id };
+  if (game.request.ply !== undefined) body.ply = game.request.ply;
+  if (s.allowed.includes("play")) {
+    const answer = await post("/v1/plays", body);
+    target.replaceChildren(rankingTable(answer.plays.slice(0, 5)));
+  } else {
+    const answer = await post("/v1/cube", body);
+    target.replaceChildren(element("p", answer.label + cubeLine(answer)));
+  }
+}
+
+function cubeLine(answer) {
+  return ` (no double ${fixed(answer.no_double)}, double/take ${fixed(answer.double_take)}, ` +
+    `double/pass ${fixed(answer.double_pass)})`;
+}
+
+function rankingTable(plays) {
+  const table = element("table", undefined, "ranking");
+  const head = element("tr");
+  for (const h of ["#", "play", "equity", "diff", "win"]) head.append(element("th", h));
+  table.append(head);
+  const best = plays.length ? plays[0].equity : 0;
+  plays.forEach((p, k) => {
+    const row = element("tr");
+    row.append(element("td", String(k + 1)), element("td", p.play || "no move"),
+      element("td", fixed(p.equity)), element("td", k ? fixed(p.equity - best) : ""),
+      element("td", (100 * p.probabilities.win).toFixed(1) + "%"));
+    table.append(row);
+  });
+  return table;
+}
+
+// ----- analysis -----
+
+const analysis = { rollout: null };
+
+function analysedPosition() {
+  return document.getElementById("analyse-position").value.trim();
+}
+
+function analysePly(body) {
+  const ply = document.getElementById("analyse-ply").value;
+  if (ply !== "") body.ply = Number(ply);
+  return body;
+}
+
+function analysedDice() {
+  const text = document.getElementById("analyse-dice").value.replace(/[^1-6]/g, "");
+  return text.length === 2 ? [Number(text[0]), Number(text[1])] : null;
+}
+
+async function analyseShow(event) {
+  if (event) event.preventDefault();
+  await showBoard(document.getElementById("analyse-board"), analysedPosition(), analysedDice(), null);
+}
+
+async function analysePlays() {
+  const body = analysePly({ position: analysedPosition() });
+  const dice = analysedDice();
+  if (dice) body.dice = dice;
+  const answer = await post("/v1/plays", body);
+  const target = document.getElementById("analyse-result");
+  target.replaceChildren(element("h2", `Plays of ${answer.dice ? answer.dice.join("-") : ""}`),
+    rankingTable(answer.plays));
+  await analyseShow();
+}
+
+async function analyseCube() {
+  const answer = await post("/v1/cube", analysePly({ position: analysedPosition() }));
+  const target = document.getElementById("analyse-result");
+  const p = answer.probabilities;
+  target.replaceChildren(element("h2", "Cube"), element("p", answer.label + cubeLine(answer), "cube-label"),
+    element("p", `win ${(100 * p.win).toFixed(1)}%, gammon ${(100 * p.win_gammon).toFixed(1)}%, ` +
+      `lose gammon ${(100 * p.lose_gammon).toFixed(1)}%`));
+  await analyseShow();
+}
+
+// Reads the server-sent events of a streamed rollout as they come.
+async function rollout(event) {
+  event.preventDefault();
+  const controller = new AbortController();
+  analysis.rollout = controller;
+  const start = document.getElementById("rollout-start");
+  const cancel = document.getElementById("rollout-cancel");
+  const bar = document.getElementById("rollout-progress");
+  const status = document.getElementById("rollout-status");
+  start.disabled = true;
+  cancel.disabled = false;
+  bar.value = 0;
+  status.textContent = "starting";
+  status.dataset.state = "running";
+  const body = {
+    position: analysedPosition(),
+    trials: Number(document.getElementById("rollout-trials").value),
+    seed: Number(document.getElementById("rollout-seed").value),
+  };
+  try {
+    const response = await fetch("/v1/rollout/stream", {
+      method: "POST", headers: headers(true), body: JSON.stringify(body), signal: controller.signal,
+    });
+    if (!response.ok) throw await refusal(response);
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += value;
+      let end;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const name = /^event: (.*)$/m.exec(block);
+        const data = /^data: (.*)$/m.exec(block);
+        if (name && data) rolloutEvent(name[1], JSON.parse(data[1]));
+      }
+    }
+  } catch (error) {
+    if (error.name === "AbortError") {
+      status.textContent = `cancelled after ${bar.dataset.trials || 0} trials`;
+      status.dataset.state = "cancelled";
+    } else {
+      status.dataset.state = "failed";
+      throw error;
+    }
+  } finally {
+    analysis.rollout = null;
+    start.disabled = false;
+    cancel.disabled = true;
+  }
+}
+
+function rolloutEvent(name, data) {
+  const bar = document.getElementById("rollout-progress");
+  const status = document.getElementById("rollout-status");
+  if (name === "progress") {
+    bar.value = data.trials / data.of;
+    bar.dataset.trials = data.trials;
+    status.textContent = `${data.trials} of ${data.of} trials: equity ${fixed(data.equity)} ` +
+      `± ${data.std_error.toFixed(3)}, win ${(100 * data.probabilities.win).toFixed(1)}% ` +
+      `(${data.seconds.toFixed(1)} s)`;
+  } else if (name === "result") {
+    bar.value = data.cancelled ? bar.value : 1;
+    bar.dataset.trials = data.trials;
+    status.textContent = `${data.trials} trials: equity ${fixed(data.equity)} ± ${data.std_error.toFixed(3)}, ` +
+      `win ${(100 * data.probabilities.win).toFixed(1)}%, gammon ${(100 * data.probabilities.win_gammon).toFixed(1)}%` +
+      (data.cancelled ? " (stopped at the server's time limit)" : "");
+    status.dataset.state = "done";
+  } else if (name === "error") {
+    status.dataset.state = "failed";
+    showError(new Error(data.message));
+  }
+}
+
+// ----- wiring -----
+
+function selectTab(name) {
+  for (const tab of document.querySelectorAll("[role=tab]")) {
+    const on = tab.dataset.tab === name;
+    tab.setAttribute("aria-selected", String(on));
+    document.getElementById(tab.dataset.tab).hidden = !on;
+  }
+}
+
+function wire() {
+  for (const tab of document.querySelectorAll("[role=tab]")) {
+    tab.addEventListener("click", () => selectTab(tab.dataset.tab));
+  }
+  const on = (id, type, handler) =>
+    document.getElementById(id).addEventListener(type, (e) => guarded(() => handler(e)));
+  on("new-game", "submit", newGame);
+  for (const name of ["roll", "double", "take", "drop", "next"]) on("act-" + name, "click", () => act(name));
+  on("act-undo", "click", async () => undo());
+  on("act-confirm", "click", confirmPlay);
+  on("act-hint", "click", hint);
+  on("analyse-form", "submit", analyseShow);
+  on("analyse-plays", "click", analysePlays);
+  on("analyse-cube", "click", analyseCube);
+  on("rollout-form", "submit", rollout);
+  document.getElementById("rollout-cancel").addEventListener("click", () => {
+    if (analysis.rollout) analysis.rollout.abort();
+  });
+  document.body.dataset.ready = "true";
+}
+
+wire();
