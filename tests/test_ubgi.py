@@ -351,12 +351,12 @@ def test_bad_input_is_answered_and_the_engine_lives_on(engine):
         else:
             answer = engine.ask(command)
             assert answer.startswith(f"error {code} "), (command, answer)
-    # A finished game has no play to choose: we have borne off all fifteen.
+    # A finished game has no play to choose: we have borne off all fifteen. The position is
+    # refused as soon as it is sent, and the one before it stays.
     board = [0] * 26
     board[10] = -15
-    engine.silent(f"position gnubgid {Position.from_list(board).id}")
-    engine.silent("dice 6 5")
-    assert engine.ask("go").startswith("error bad_state")
+    answer = engine.ask(f"position gnubgid {Position.from_list(board).id}")
+    assert answer.startswith("error bad_value position the game is over"), answer
     engine.silent("newgame")
     engine.silent("dice 6 5")
     assert go(engine) in ("24/18 18/13", "24/19 19/13")  # the 6-5 run, every book's opening

@@ -23,6 +23,7 @@ Games and matches enforce the rules, the cube and the Crawford rule; a refused a
 from __future__ import annotations
 
 from gammon._core import (
+    MAX_TRIALS,
     PROBABILITY_NAMES,
     Action,
     Bot,
@@ -45,6 +46,7 @@ from gammon._core import (
     RolloutResult,
     Server,
     __version__,
+    max_threads,
     read_dice,
     read_position,
 )
@@ -68,6 +70,7 @@ __all__ = [
     "InvalidDiceError",
     "InvalidFormatError",
     "InvalidPositionError",
+    "MAX_TRIALS",
     "Match",
     "MatchEquityTable",
     "PROBABILITY_NAMES",
@@ -80,6 +83,7 @@ __all__ = [
     "Server",
     "__version__",
     "legal_plays_batch",
+    "max_threads",
     "merge_rollouts",
     "read_dice",
     "read_position",

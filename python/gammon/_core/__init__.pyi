@@ -21,6 +21,7 @@ __all__ = [
     "InvalidDiceError",
     "InvalidFormatError",
     "InvalidPositionError",
+    "MAX_TRIALS",
     "Match",
     "MatchEquityTable",
     "PROBABILITY_NAMES",
@@ -36,6 +37,7 @@ __all__ = [
     "_rollout_result_from_state",
     "battlegammon",
     "legal_plays_batch",
+    "max_threads",
     "merge_rollouts",
     "read_dice",
     "read_position",
@@ -503,4 +505,10 @@ def rollout_plays(
     variance_reduction: bool = True,
 ) -> list[tuple[Play, RolloutResult]]: ...
 def merge_rollouts(results: list[RolloutResult]) -> RolloutResult: ...
+
+MAX_TRIALS: int
+"""The most trials one rollout runs (2**30); ``trials=`` above it raises ``GammonError``."""
+
+def max_threads() -> int:
+    """The most worker threads one rollout may ask for here: 4 per core, and at least 256."""
 def _rollout_result_from_state(state: tuple[object, ...]) -> RolloutResult: ...

@@ -12,12 +12,14 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from gammon._core import (
+    MAX_TRIALS,
     PROBABILITY_NAMES,
     GammonError,
     Play,
     Position,
     RolloutResult,
     __version__,
+    max_threads,
     read_dice,
     read_position,
 )
@@ -30,9 +32,8 @@ if TYPE_CHECKING:
 
 GAMES = ("backgammon", "battlegammon")
 RULE_HELP = "a Battlegammon rule option, e.g. turn_cap=200 or maximize_dice=1 (repeatable)"
-# The most trials one rollout can run, and the most worker threads asked for.
-MAX_TRIALS = 1 << 30  # the most one rollout runs (the engine refuses more)
-MAX_THREADS = 1024
+# The engine's bounds on one rollout's trials and worker threads, read from it so they never drift.
+MAX_THREADS = max_threads()
 STOPPED = "stopped by Ctrl-C"
 
 
