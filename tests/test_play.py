@@ -303,6 +303,8 @@ def test_the_play_prompt_hints_the_ranked_plays_and_lists_them_in_pages(monkeypa
     replay.roll((5, 3))
     ranked = Bot().rank_plays(replay.position, 5, 3, context=CubeContext.from_game(replay))
     assert "Plays of 5-3, ranked by the bot at 0-ply" in out
+    # The rest are listed by the play prompt's "?", not by an option of `gammon hint`.
+    assert "(3 more plays; ? lists them all)" in out and "--top" not in out
     for r in ranked[:10]:
         assert re.search(rf"{re.escape(str(r.play))}\s*│ {re.escape(f'{r.equity:+.4f}')}", out), r.play
     assert f"You roll 5-3. Position ID: {replay.position_id}  Match ID: {replay.match_id}" in out

@@ -103,7 +103,10 @@ def _plays(
         f"lose {1 - p.win:.4f} (gammon {p.lose_gammon:.4f}, backgammon {p.lose_backgammon:.4f})"
     )
     if len(shown) < len(ranked):
-        out.print(f"({len(ranked) - len(shown)} more plays; --top 0 lists them all)")
+        # How to see the rest depends on the front-end: `gammon hint`'s option, or what a caller
+        # such as `gammon play` says in `args.more`.
+        more = getattr(args, "more", "--top 0 lists them all")
+        out.print(f"({len(ranked) - len(shown)} more plays; {more})")
     return 0
 
 

@@ -188,7 +188,12 @@ class Session:
         from gammon.cli.hint import hint
 
         top = HINT_TOP if game.dice is not None else 0
-        hint(argparse.Namespace(position=game.gnubg_id, dice=[], ply=self.bot.ply, top=top, json=False))
+        more = "? lists them all"
+        hint(
+            argparse.Namespace(
+                position=game.gnubg_id, dice=[], ply=self.bot.ply, top=top, json=False, more=more
+            )
+        )
         if game.double_offered and game.to_act == YOU:
             verdict = self.bot.cube_action(game)
             print(f"The bot's answer for you: {'take' if verdict.take else 'drop'}.")
