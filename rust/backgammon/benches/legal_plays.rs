@@ -4,10 +4,13 @@
 //! The total number of plays is asserted against GNU Backgammon's count for the same work
 //! (`tests/fixtures/benchmark_counts.csv`), so the figure is never for a wrong generator.
 //!
+//! Each set is timed twice: `legal_plays_into` (full plays: moves, hits and the resulting position)
+//! and `legal_positions_into` (the resulting positions only, what rollouts and searches use).
+//!
 //! Run: `cargo bench -p gammon-backgammon --bench legal_plays`. `BENCH_SECONDS` sets the time per set
 //! (default 2); 0 runs one pass, for counting instructions under `valgrind --tool=callgrind`.
 
-use gammon_backgammon::{legal_plays_into, Dice, Position, ALL_ROLLS};
+use gammon_backgammon::{legal_plays_into, legal_positions_into, Dice, Position, ALL_ROLLS};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -40,6 +43,29 @@ fn pass(positions: &[Position], rolls: &[Dice], out: &mut Vec<gammon_backgammon:
     total
 }
 
+/// As [`pass`] with the positions-only generator.
+fn pass_positions(positions: &[Position], rolls: &[Dice], out: &mut Vec<Position>) -> usize {
+    let mut total = 0;
+    for p in positions {
+        for &dice in rolls {
+            legal_positions_into(p, dice, out);
+            total += out.len();
+        }
+    }
+    total
+}
+
+/// Runs `f` for `budget` seconds (at least once) and returns the seconds per run.
+fn time(budget: f64, mut f: impl FnMut() -> usize) -> f64 {
+    let start = Instant::now();
+    let mut rounds = 0u32;
+    while start.elapsed() < Duration::from_secs_f64(budget) || rounds < 1 {
+        std::hint::black_box(f());
+        rounds += 1;
+    }
+    start.elapsed().as_secs_f64() / rounds as f64
+}
+
 fn main() {
     let budget: f64 = std::env::var("BENCH_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(2.0);
     let mut out = Vec::with_capacity(1024);
@@ -48,20 +74,21 @@ fn main() {
         let positions = load(name);
         let count = pass(&positions, &ALL_ROLLS, &mut out);
         assert_eq!(count, gnubg_count(name), "{name}: play count differs from GNU Backgammon's");
-        let start = Instant::now();
-        let mut rounds = 0u32;
-        while start.elapsed() < Duration::from_secs_f64(budget) || rounds < 1 {
-            std::hint::black_box(pass(std::hint::black_box(&positions), &ALL_ROLLS, &mut out));
-            rounds += 1;
-        }
-        let seconds = start.elapsed().as_secs_f64() / rounds as f64;
+        let mut positions_out = Vec::with_capacity(1024);
+        let count_positions = pass_positions(&positions, &ALL_ROLLS, &mut positions_out);
+        assert_eq!(count_positions, count, "{name}: the positions-only generator's count differs");
         let calls = positions.len() * ALL_ROLLS.len();
-        println!(
-            "{name:>8}: {calls} position-rolls, {count} plays per pass; {:.3} ms per pass, \
-             {:.2} M plays/s, {:.0} ns per position-roll",
-            seconds * 1e3,
-            count as f64 / seconds / 1e6,
-            seconds * 1e9 / calls as f64
-        );
+        let plays = time(budget, || pass(std::hint::black_box(&positions), &ALL_ROLLS, &mut out));
+        let only =
+            time(budget, || pass_positions(std::hint::black_box(&positions), &ALL_ROLLS, &mut positions_out));
+        for (what, seconds) in [("plays", plays), ("positions", only)] {
+            println!(
+                "{name:>8} {what:>9}: {calls} position-rolls, {count} results per pass; {:.3} ms per pass, \
+                 {:.2} M results/s, {:.0} ns per position-roll",
+                seconds * 1e3,
+                count as f64 / seconds / 1e6,
+                seconds * 1e9 / calls as f64
+            );
+        }
     }
 }

@@ -34,7 +34,9 @@ pub use formats::reader::{read_position, NamedStart, ReadPosition};
 pub use game::{Action, EndReason, Game, GameResult, MatchContext, Phase, ResultKind};
 pub use match_play::Match;
 pub use met::MatchEquityTable;
-pub use moves::{legal_plays, legal_plays_into, Move, Play, PlayGenerator};
+pub use moves::{
+    legal_plays, legal_plays_into, legal_positions, legal_positions_into, Move, Play, PlayGenerator,
+};
 
 // The core types every user of the rules needs, so that one `use gammon_backgammon::...` does.
 pub use gammon_core::{Dice, DiceGame, DiceStream, Error, Probabilities, Result, ALL_ROLLS};

@@ -5,6 +5,9 @@ use crate::board::{Position, BAR, OFF};
 use gammon_core::dice::Dice;
 use std::cell::RefCell;
 
+mod positions;
+pub use positions::{legal_positions, legal_positions_into};
+
 /// One checker moving `from` -> `to` in the mover's numbering: 25 is the bar, 0 is off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Move {

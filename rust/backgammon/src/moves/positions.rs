@@ -1,0 +1,207 @@
+//! Legal plays as resulting positions only: what rollouts, searches and training need, without
+//! the moves, the hits or a hash table.
+//!
+//! The results are the same set as [`super::legal_plays`] gives (one per distinct position), found
+//! so that duplicates cannot arise where they need not be looked for:
+//!
+//! - A double moves checkers in non-increasing order of their starting points. A position after
+//!   moves of one length fixes how many checkers left each point (count them from the top down),
+//!   so each sorted sequence is a different position and nothing is compared at all.
+//! - Two different dice: two moves that neither start from the bar, nor bear off, nor touch each
+//!   other (the second starting where the first landed, or landing where the first started) give a
+//!   position that no other pair of moves gives, and are legal in either order. So they are kept
+//!   from the larger-die-first pass and skipped in the other one. Every other play (a checker that
+//!   moves twice, a bear-off, an entry) is compared with the few other such plays found so far.
+
+use super::{movable, occupied, top};
+use crate::board::{Position, BAR, OFF};
+use gammon_core::dice::Dice;
+
+/// Where a checker on `from` lands with `die`, for a `from` given by [`movable`]; `highest` is
+/// our highest occupied slot (25 while a checker of ours is on the bar, so no bear-off then).
+#[inline(always)]
+fn landing(p: &Position, from: usize, die: usize, highest: usize) -> Option<usize> {
+    if from > die {
+        let to = from - die;
+        return (p.at(to) >= -1).then_some(to);
+    }
+    if highest > 6 || (from < die && from != highest) {
+        return None;
+    }
+    Some(OFF)
+}
+
+/// Our occupied slots after a move `from` -> `to` that left `q`.
+#[inline(always)]
+fn mask_after(mask: u32, q: &Position, from: usize, to: usize) -> u32 {
+    let mut m = mask;
+    if q.at(from) <= 0 {
+        m &= !(1 << from);
+    }
+    if to != OFF {
+        m |= 1 << to;
+    }
+    m
+}
+
+/// Fills `out` with every distinct position the legal plays of `dice` lead to from `position`,
+/// still seen from the player who moved (call [`Position::swapped`] to hand over the turn).
+///
+/// The set is the one of [`super::legal_plays`]'s positions, in an order of its own; a roll that
+/// cannot be played gives the position unchanged. `out` is cleared first. Nothing is allocated once
+/// `out` has grown to fit.
+///
+/// ```
+/// use gammon_backgammon::{legal_positions_into, Dice, Position};
+/// let mut out = Vec::new();
+/// legal_positions_into(&Position::initial(), Dice::new(6, 5).unwrap(), &mut out);
+/// assert_eq!(out.len(), 7);
+/// ```
+pub fn legal_positions_into(position: &Position, dice: Dice, out: &mut Vec<Position>) {
+    out.clear();
+    let high = dice.high() as usize;
+    if dice.is_double() {
+        let mask = occupied(position);
+        let mut most = 0u8;
+        doubles(position, high, BAR, mask, 0, &mut most, out);
+        if out.is_empty() {
+            out.push(*position);
+        }
+    } else {
+        mixed(position, high, dice.low() as usize, out);
+    }
+}
+
+/// The positions of [`legal_positions_into`] in a new vector.
+pub fn legal_positions(position: &Position, dice: Dice) -> Vec<Position> {
+    let mut out = Vec::with_capacity(32);
+    legal_positions_into(position, dice, &mut out);
+    out
+}
+
+/// Depth-first over a double: `done` moves made, the next one from a slot no higher than `start`.
+/// `most` is the largest number of moves of the positions in `out`.
+fn doubles(
+    p: &Position,
+    die: usize,
+    start: usize,
+    mask: u32,
+    done: u8,
+    most: &mut u8,
+    out: &mut Vec<Position>,
+) {
+    let highest = top(mask);
+    let mut froms = movable(p, mask) & ((2u32 << start) - 1);
+    let mut moved = false;
+    while froms != 0 {
+        let from = top(froms);
+        froms &= !(1 << from);
+        let Some(to) = landing(p, from, die, highest) else { continue };
+        moved = true;
+        let mut q = *p;
+        q.apply_move(from, to);
+        if done == 3 {
+            if *most < 4 {
+                *most = 4;
+                out.clear();
+            }
+            out.push(q);
+        } else {
+            doubles(&q, die, from, mask_after(mask, &q, from, to), done + 1, most, out);
+        }
+    }
+    if !moved && done > 0 && done >= *most {
+        if done > *most {
+            *most = done;
+            out.clear();
+        }
+        out.push(*p);
+    }
+}
+
+/// Most plays that need comparing (see the module's documentation) in one roll; past this the
+/// comparison falls back to a scan of everything found.
+const TRACKED: usize = 96;
+
+/// Two different dice.
+fn mixed(p: &Position, high: usize, low: usize, out: &mut Vec<Position>) {
+    let mask = occupied(p);
+    let highest = top(mask);
+    // Indices into `out` of the plays that may equal one another.
+    let mut tracked = [0u16; TRACKED];
+    let mut n_tracked = 0usize;
+    let mut both = false;
+    for (first, second) in [(high, low), (low, high)] {
+        let larger_first = first == high;
+        let mut froms = movable(p, mask);
+        while froms != 0 {
+            let from = top(froms);
+            froms &= !(1 << from);
+            let Some(to) = landing(p, from, first, highest) else { continue };
+            let mut q = *p;
+            q.apply_move(from, to);
+            let q_mask = mask_after(mask, &q, from, to);
+            let q_highest = top(q_mask);
+            let mut froms2 = movable(&q, q_mask);
+            let plain_first = from != BAR && to != OFF;
+            if !larger_first && plain_first && both {
+                // Only second moves that touch the first one or bear off can give something new.
+                let mut keep = (1u32 << to) | ((2u32 << second) - 1);
+                if from + second <= BAR {
+                    keep |= 1 << (from + second);
+                }
+                froms2 &= keep;
+            }
+            while froms2 != 0 {
+                let from2 = top(froms2);
+                froms2 &= !(1 << from2);
+                let Some(to2) = landing(&q, from2, second, q_highest) else { continue };
+                both = true;
+                let plain = plain_first && from2 != BAR && to2 != OFF && from2 != to && to2 != from;
+                if plain && !larger_first {
+                    continue;
+                }
+                let mut r = q;
+                r.apply_move(from2, to2);
+                if !plain {
+                    let seen = if n_tracked < TRACKED {
+                        tracked[..n_tracked].iter().any(|&k| out[k as usize] == r)
+                    } else {
+                        out.contains(&r)
+                    };
+                    if seen {
+                        continue;
+                    }
+                    if n_tracked < TRACKED {
+                        tracked[n_tracked] = out.len() as u16;
+                    }
+                    n_tracked += 1;
+                }
+                out.push(r);
+            }
+        }
+    }
+    if both {
+        return;
+    }
+    // Only one die can be played: the larger if it can.
+    for die in [high, low] {
+        let mut froms = movable(p, mask);
+        while froms != 0 {
+            let from = top(froms);
+            froms &= !(1 << from);
+            if let Some(to) = landing(p, from, die, highest) {
+                let mut q = *p;
+                q.apply_move(from, to);
+                out.push(q);
+            }
+        }
+        if !out.is_empty() {
+            return;
+        }
+    }
+    out.push(*p);
+}
+
+#[cfg(test)]
+mod tests;

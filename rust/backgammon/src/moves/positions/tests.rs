@@ -1,0 +1,109 @@
+//! The positions-only generator against the full one (itself checked against GNU Backgammon's
+//! fixtures and a naive generator): the same set of positions, each once.
+
+use super::*;
+use crate::moves::legal_plays;
+use gammon_core::ALL_ROLLS;
+use proptest::prelude::*;
+use std::collections::HashSet;
+
+fn same_set(p: &Position, dice: Dice) -> Result<(), String> {
+    let ours = legal_positions(p, dice);
+    let unique: HashSet<Position> = ours.iter().copied().collect();
+    if unique.len() != ours.len() {
+        return Err(format!(
+            "{} {}: {} results, {} distinct",
+            p.id(),
+            dice.to_text(),
+            ours.len(),
+            unique.len()
+        ));
+    }
+    let full: HashSet<Position> = legal_plays(p, dice).iter().map(|play| play.position).collect();
+    if unique != full {
+        return Err(format!(
+            "{} {}: {} results, the full generator {}",
+            p.id(),
+            dice.to_text(),
+            unique.len(),
+            full.len()
+        ));
+    }
+    Ok(())
+}
+
+fn benchmark_positions(name: &str) -> Vec<Position> {
+    let path = format!("{}/../../data/positions/{name}.csv", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    text.lines().filter(|l| !l.trim().is_empty()).map(|l| Position::from_id(l.trim()).unwrap()).collect()
+}
+
+#[test]
+fn agrees_on_the_benchmark_positions_and_counts() {
+    // Totals are GNU Backgammon's for the same work (tests/fixtures/benchmark_counts.csv), which
+    // wildbg's benchmark asserts too.
+    for (name, expected) in [("contact", 404_313), ("race", 263_290)] {
+        let mut total = 0;
+        for p in benchmark_positions(name) {
+            for dice in ALL_ROLLS {
+                same_set(&p, dice).unwrap();
+                total += legal_positions(&p, dice).len();
+            }
+        }
+        assert_eq!(total, expected, "{name}");
+    }
+}
+
+#[test]
+fn edge_cases() {
+    // Entering from the bar, closed boards, bear-offs with larger dice, a blot on the way.
+    for id in [
+        "4HPwATDgc/ABMA",
+        "AAAAAAAAAAAAAA",
+        "sGfwATDgc/ABUA",
+        "2+4OAADgc/ABMA",
+        "AQAAAAAAAAAAAA",
+        "AwAAwAEAAAAAAA",
+    ] {
+        let Ok(p) = Position::from_id(id) else { continue };
+        for dice in ALL_ROLLS {
+            same_set(&p, dice).unwrap();
+            same_set(&p.swapped(), dice).unwrap();
+        }
+    }
+}
+
+fn slot() -> impl Strategy<Value = u8> {
+    prop_oneof![1u8..=6, 1u8..=26, 1u8..=25, Just(26u8), 19u8..=25]
+}
+
+fn position() -> impl Strategy<Value = Position> {
+    (prop::collection::vec(slot(), 15), prop::collection::vec(slot(), 15)).prop_map(|(ours, theirs)| {
+        let mut board = [0i8; 26];
+        for &s in &ours {
+            if (1..=25).contains(&s) {
+                board[s as usize] += 1;
+            }
+        }
+        for &s in &theirs {
+            let s = 25 - s as i32;
+            if (0..=24).contains(&s) && board[s as usize] <= 0 {
+                board[s as usize] -= 1;
+            }
+        }
+        Position::from_board(board).unwrap_or_else(|_| {
+            board[25] = 0;
+            Position::from_board(board).unwrap()
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn agrees_with_the_full_generator(p in position(), roll in 0u8..36) {
+        let dice = Dice::from_outcome(roll);
+        prop_assert_eq!(same_set(&p, dice), Ok(()));
+    }
+}
