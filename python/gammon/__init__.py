@@ -26,6 +26,9 @@ from gammon._core import (
     MAX_TRIALS,
     PROBABILITY_NAMES,
     Action,
+    Analysis,
+    AnalysisDecision,
+    AnalysisPlayer,
     Bot,
     CubeAction,
     CubeContext,
@@ -50,6 +53,7 @@ from gammon._core import (
     read_dice,
     read_position,
 )
+from gammon.analysis import analyse
 from gammon.batch import legal_plays_batch
 from gammon.batch_rollout import rollout_batch
 from gammon.rollouts import merge_rollouts, rollout, rollout_plays
@@ -59,6 +63,9 @@ Evaluation = Probabilities
 
 __all__ = [
     "Action",
+    "Analysis",
+    "AnalysisDecision",
+    "AnalysisPlayer",
     "Bot",
     "CubeAction",
     "CubeContext",
@@ -82,6 +89,7 @@ __all__ = [
     "RolloutResult",
     "Server",
     "__version__",
+    "analyse",
     "legal_plays_batch",
     "max_threads",
     "merge_rollouts",

@@ -420,6 +420,12 @@ def _hint(args: argparse.Namespace) -> int:
     return hint(args)
 
 
+def _analyse(args: argparse.Namespace) -> int:
+    from gammon.cli.analyse import run
+
+    return run(args)
+
+
 def _ubgi(args: argparse.Namespace) -> int:
     from gammon.cli.ubgi import serve
 
@@ -632,6 +638,21 @@ def build_parser() -> argparse.ArgumentParser:
         help="require 'Authorization: Bearer TOKEN' on every endpoint but /health",
     )
     serve.set_defaults(run=_serve)
+
+    study = sub.add_parser(
+        "analyse",
+        help="analyse a match file: every checker play and cube decision judged",
+        description="Analyse every checker play, cube decision and resignation of a match file "
+        "(.mat) with the bot: error rates with GNU Backgammon's rating, luck, and the blunders.",
+    )
+    study.add_argument("file", metavar="FILE", help="a .mat match file")
+    study.add_argument("--ply", type=whole_number(0, 2), default=0, help="search depth (0-2, default 0)")
+    study.add_argument(
+        "--threads", type=whole_number(1, MAX_THREADS), default=None, help="threads (default: every core)"
+    )
+    study.add_argument("--json", action="store_true", help="print the whole analysis as JSON")
+    study.add_argument("--html", metavar="FILE", default=None, help="write a one-page HTML report to FILE")
+    study.set_defaults(run=_analyse)
     _completion(parser, (batch, output))
     return parser
 

@@ -17,8 +17,12 @@ fn main() {
     let m = Match::from_mat(&text).expect("a .mat file");
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("threads");
     let options = Options { ply, ..Options::default() };
-    // The nets load on first use: once before the clock starts.
+    // The nets and the bear-off database are built on first use: once before the clock starts,
+    // as a long-running program (the server, a Python session) has them.
     let _ = gammon_bot::search::Bot::new(0).map(|b| b.evaluate(&gammon_backgammon::Position::initial()));
+    let setup = Instant::now();
+    let _ = gammon_bot::bearoff::database();
+    println!("bear-off database built in {:.3} s (once per process)", setup.elapsed().as_secs_f64());
     let start = Instant::now();
     let a = pool.install(|| analyse(&m, &options, None)).expect("analysis");
     let seconds = start.elapsed().as_secs_f64();

@@ -15,6 +15,7 @@
 //! assert_eq!(a.decisions.iter().filter(|d| d.kind == gammon_analysis::Kind::Take).count(), 1);
 //! ```
 
+pub mod json;
 mod judge;
 pub mod record;
 
@@ -50,7 +51,8 @@ fn tasks_of(index: usize, game: &Game) -> Result<Vec<Task>> {
         let task = |what| Task { game: index, action: k, before: g.clone(), what };
         match *action {
             Action::Roll { dice, .. } => {
-                if g.may_double() {
+                // A dead cube (files may double it anyway) offers no decision worth judging.
+                if g.may_double() && !g.cube_is_dead() {
                     tasks.push(task(What::Cube { doubled: false }));
                 }
                 open_roll = Some(tasks.len());

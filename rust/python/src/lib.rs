@@ -4,6 +4,7 @@
 
 use pyo3::prelude::*;
 
+mod analysis;
 mod args;
 mod batch;
 mod battlegammon;
@@ -32,5 +33,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bot::register(m)?;
     server::register(m)?;
     cube::register(m)?;
+    analysis::register(m)?;
     Ok(())
 }
