@@ -110,6 +110,94 @@ impl Policy<Backgammon> for BuiltinPolicy {
     }
 }
 
+/// A rollout's players: a [`BuiltinPolicy`] at 0-ply, or the bot's 1-ply search.
+///
+/// ```
+/// use gammon_bot::policy::RolloutPlayer;
+/// assert!(RolloutPlayer::new("net", 1).is_ok());
+/// assert!(RolloutPlayer::new("pubeval", 1).is_err());
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub enum RolloutPlayer {
+    /// A built-in policy at 0-ply.
+    Policy(BuiltinPolicy),
+    /// The bot at 1-ply ([`Bot`](crate::search::Bot) with its move filter: the best 8 plays at
+    /// 0-ply are judged at 1-ply), on the bot's own nets, measuring luck with them at 0-ply.
+    Bot(crate::search::Bot<'static>),
+}
+
+impl RolloutPlayer {
+    /// The policy called `name` ([`BuiltinPolicy::from_name`]) at `ply`: 0, or 1 for the net
+    /// policies (`"net"` and `"net-all"` both become the bot's 1-ply search).
+    pub fn new(name: &str, ply: u8) -> Result<RolloutPlayer> {
+        let policy = BuiltinPolicy::from_name(name)?;
+        match (ply, policy) {
+            (0, _) => Ok(RolloutPlayer::Policy(policy)),
+            (1, BuiltinPolicy::Net | BuiltinPolicy::NetAll) => {
+                Ok(RolloutPlayer::Bot(crate::search::Bot::new(1)?))
+            }
+            (1, _) => Err(Error::InvalidArgument(format!(
+                "ply=1 needs a net policy (\"net\" or \"net-all\"), not {name:?}"
+            ))),
+            _ => Err(Error::InvalidArgument(format!("a rollout's ply must be 0 or 1, got {ply}"))),
+        }
+    }
+
+    fn inner(&self) -> &dyn Policy<Backgammon> {
+        match self {
+            RolloutPlayer::Policy(p) => p,
+            RolloutPlayer::Bot(b) => b,
+        }
+    }
+}
+
+impl Policy<Backgammon> for RolloutPlayer {
+    #[inline]
+    fn choose(
+        &self,
+        game: &Backgammon,
+        position: &gammon_backgammon::Position,
+        dice: Dice,
+        plays: &[gammon_backgammon::Play],
+        stream: &mut DiceStream,
+    ) -> usize {
+        match self {
+            RolloutPlayer::Policy(p) => p.choose(game, position, dice, plays, stream),
+            RolloutPlayer::Bot(b) => b.choose(game, position, dice, plays, stream),
+        }
+    }
+
+    fn evaluator(&self) -> Option<&dyn Evaluator<gammon_backgammon::Position>> {
+        self.inner().evaluator()
+    }
+
+    fn roll_values(
+        &self,
+        game: &Backgammon,
+        position: &gammon_backgammon::Position,
+        plays: &mut Vec<gammon_backgammon::Play>,
+        out: &mut [Probabilities; 21],
+        best: &mut [usize; 21],
+    ) -> bool {
+        self.inner().roll_values(game, position, plays, out, best)
+    }
+
+    fn chooses_the_evaluators_best(&self) -> bool {
+        self.inner().chooses_the_evaluators_best()
+    }
+
+    fn deterministic(&self) -> bool {
+        self.inner().deterministic()
+    }
+
+    fn name(&self) -> &str {
+        match self {
+            RolloutPlayer::Policy(p) => p.name(),
+            RolloutPlayer::Bot(b) => b.name(),
+        }
+    }
+}
+
 /// A net at 0-ply as a rollout policy: of each roll's plays, the full nets judge the `keep` that
 /// `screen` ranks highest ([`NeuralNet::best_of_screened`]; `usize::MAX` judges every play), and
 /// the nets also serve truncation and variance reduction. [`BuiltinPolicy::Net`] is this policy

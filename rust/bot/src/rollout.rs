@@ -1,6 +1,8 @@
 //! Rollouts of backgammon positions, with any [`Policy`] for backgammon on both sides (usually a
 //! [`BuiltinPolicy`](crate::policy::BuiltinPolicy)): the generic driver of
-//! [`gammon_core::rollout`] applied to [`Backgammon`].
+//! [`gammon_core::rollout`] applied to [`Backgammon`], cubeless or cubeful (the bot's cube
+//! decisions in any [`CubeContext`](crate::cube::CubeContext): [`rollout_cubeful`],
+//! [`rollout_cube`], [`rollout_plays_cubeful`]).
 //!
 //! ```
 //! use gammon_bot::policy::BuiltinPolicy;
@@ -55,6 +57,11 @@ pub fn rollout_plays<P: Policy<Backgammon>>(
     let plays = position.legal_plays(dice);
     rollout_game_plays(&Backgammon, &plays, policy, options)
 }
+
+mod cubeful;
+pub use cubeful::{
+    rollout_cube, rollout_cubeful, rollout_cubeful_with_progress, rollout_plays_cubeful, BotCube, CubeRollout,
+};
 
 #[cfg(test)]
 mod tests;

@@ -153,19 +153,30 @@ pub fn equities(
 /// The equivalent money equity of a finished game worth `points` times the cube (negative for
 /// a loss) to the player on roll.
 pub fn result_equity(ctx: &CubeContext, away: [u32; 2], crawford: bool, points: i8) -> f64 {
+    let mwc = result_mwc(ctx, away, crawford, points);
+    let stake = |points| result_mwc(ctx, away, crawford, points);
+    equivalent_money(mwc, stake(1), stake(-1))
+}
+
+/// The match winning chance of the player on roll after a finished game worth `points` times
+/// the cube (negative for a loss).
+pub fn result_mwc(ctx: &CubeContext, away: [u32; 2], crawford: bool, points: i8) -> f64 {
     let next_post_crawford = crawford || ctx.is_post_crawford();
     let none = [1.0, 0.0, 0.0];
     let score =
         Score { met: MatchEquityTable::kazaross_xg2(), away, next_post_crawford, wins: none, losses: none };
     let c = ctx.value();
     let k = points.unsigned_abs() as u32;
-    let mwc = if points >= 0 { score.win(k, c) } else { score.lose(k, c) };
-    equivalent_money(mwc, score.win(1, c), score.lose(1, c))
+    if points >= 0 {
+        score.win(k, c)
+    } else {
+        score.lose(k, c)
+    }
 }
 
 /// A match winning chance as a money equity: -1 at `lose` (losing the current stake), +1 at
 /// `win`, linear between, as GNU Backgammon reports match-play equities.
-fn equivalent_money(mwc: f64, win: f64, lose: f64) -> f64 {
+pub fn equivalent_money(mwc: f64, win: f64, lose: f64) -> f64 {
     if win > lose {
         2.0 * (mwc - lose) / (win - lose) - 1.0
     } else {

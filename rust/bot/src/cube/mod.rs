@@ -215,6 +215,44 @@ impl CubeContext {
         Ok(CubeContext { value: self.value * 2, owner: CubeOwner::Them, ..*self })
     }
 
+    /// The context after the player on roll doubles and the opponent beavers (takes and at once
+    /// redoubles, keeping the cube): four times the cube, owned by the player on roll, seen by
+    /// that player. An error where the player may not double or the cube may not reach four
+    /// times its value.
+    pub fn beavered(&self) -> Result<CubeContext> {
+        let taken = self.taken()?;
+        if taken.value * 2 > self.max {
+            return Err(Error::IllegalAction("the cube may not be redoubled to this value".into()));
+        }
+        Ok(CubeContext { value: taken.value * 2, owner: CubeOwner::Us, ..taken })
+    }
+
+    /// The match winning chance of the player on roll after a game that ends with `points`
+    /// (negative for a loss) times the cube; `None` in money play.
+    pub fn result_mwc(&self, points: i8) -> Option<f64> {
+        match self.stake {
+            Stake::Match { away, crawford } => Some(match_play::result_mwc(self, away, crawford, points)),
+            Stake::Money { .. } => None,
+        }
+    }
+
+    /// The match winning chance of the player on roll that an equity normalised as
+    /// [`CubeAction`]'s stands for (the inverse of the equivalent-to-money scale at this cube);
+    /// `None` in money play.
+    pub fn mwc_of_equity(&self, equity: f64) -> Option<f64> {
+        let win = self.result_mwc(1)?;
+        let lose = self.result_mwc(-1)?;
+        Some(lose + (equity + 1.0) / 2.0 * (win - lose))
+    }
+
+    /// The equity normalised as [`CubeAction`]'s (equivalent to money at this cube) of a match
+    /// winning chance `mwc` of the player on roll; `None` in money play.
+    pub fn equity_of_mwc(&self, mwc: f64) -> Option<f64> {
+        let win = self.result_mwc(1)?;
+        let lose = self.result_mwc(-1)?;
+        Some(match_play::equivalent_money(mwc, win, lose))
+    }
+
     /// The cube value.
     pub fn value(&self) -> u32 {
         self.value
@@ -249,6 +287,19 @@ impl CubeContext {
             Stake::Money { jacoby, .. } => money::equities(self, probs, x, jacoby),
             Stake::Match { away, crawford } => match_play::equities(self, away, crawford, probs, x),
         };
+        self.verdict(no_double, double_take, double_pass)
+    }
+
+    /// The cube decision that three equities of the player on roll (normalised as
+    /// [`CubeAction`]'s, from any source: the bot's cube model, or a cube-decision rollout) call
+    /// for in this context.
+    ///
+    /// ```
+    /// use gammon_bot::cube::CubeContext;
+    /// let d = CubeContext::default().verdict(0.6, 0.8, 1.0);
+    /// assert_eq!(d.label(), "Double, take");
+    /// ```
+    pub fn verdict(&self, no_double: f64, double_take: f64, double_pass: f64) -> CubeAction {
         let beavers = matches!(self.stake, Stake::Money { beavers: true, .. });
         let may = self.may_double();
         let take = double_take <= double_pass;

@@ -1,7 +1,8 @@
 //! The rollout driver: trials in batches over threads, folded in trial order, with early stopping,
 //! cancellation and progress reports between batches.
 
-use super::stats::{RolloutResult, RolloutSums};
+use super::cube::{Line, Lines, NoCube, RolloutCube};
+use super::stats::{CubeKind, RolloutResult, RolloutSums};
 use super::trial::{early_plies, Setup, TrialValues, Worker};
 use super::{RolloutOptions, Start};
 use crate::dice_game::DiceGame;
@@ -90,15 +91,68 @@ where
 {
     options.validate()?;
     let threads = Threads::new(options.threads)?;
-    run(&threads, game, start, policy, options, progress)
+    run(&threads, game, start, policy, None::<(&NoCube, CubeLines)>, options, progress)
 }
 
-/// [`rollout_game`] on threads already started (so that a series of rollouts shares them).
-pub(crate) fn run<G, P>(
+/// Which cube lines a cubeful rollout follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CubeLines {
+    /// One line: the cube played from the start state, the player on roll deciding at once.
+    Cubeful,
+    /// Two lines over the same games and dice: "no double" (the player on roll does not double
+    /// before the first roll) and "double, take" (from the cube's `start_taken` state).
+    Decision,
+}
+
+/// [`rollout_game`] with the cube: `cube` decides every double, take and pass along each of
+/// `lines`, and the result carries cubeful figures besides the cubeless ones (see
+/// [`super::cube`]). An error for [`CubeLines::Decision`] where the player on roll may not
+/// double.
+pub fn rollout_game_cubeful<G, P, C>(
+    game: &G,
+    start: Start<G::Position>,
+    policy: &P,
+    cube: &C,
+    lines: CubeLines,
+    options: &RolloutOptions,
+    progress: Option<Progress<'_>>,
+) -> Result<RolloutResult>
+where
+    G: DiceGame,
+    G::Position: Debug,
+    P: Policy<G>,
+    C: RolloutCube<G::Position>,
+{
+    options.validate()?;
+    let threads = Threads::new(options.threads)?;
+    run(&threads, game, start, policy, Some((cube, lines)), options, progress)
+}
+
+/// The starting lines of a cubeful rollout.
+fn start_lines<P, C: RolloutCube<P>>(cube: &C, lines: CubeLines) -> Result<Lines<C::State>> {
+    let line = |state, decided| Some(Line { state, ended: None, decided });
+    Ok(match lines {
+        CubeLines::Cubeful => [line(cube.start(), false), None],
+        CubeLines::Decision => {
+            let taken = cube.start_taken().ok_or_else(|| {
+                Error::IllegalAction(format!(
+                    "the player on roll may not double here ({}), so there is no cube decision to roll out",
+                    cube.describe()
+                ))
+            })?;
+            [line(cube.start(), true), line(taken, false)]
+        }
+    })
+}
+
+/// [`rollout_game`] on threads already started (so that a series of rollouts shares them), with
+/// the cube when `cube` is given.
+pub(crate) fn run<G, P, C>(
     threads: &Threads,
     game: &G,
     start: Start<G::Position>,
     policy: &P,
+    cube: Option<(&C, CubeLines)>,
     options: &RolloutOptions,
     mut progress: Option<Progress<'_>>,
 ) -> Result<RolloutResult>
@@ -106,6 +160,7 @@ where
     G: DiceGame,
     G::Position: Debug,
     P: Policy<G>,
+    C: RolloutCube<G::Position>,
 {
     let clock = Instant::now();
     let evaluator = policy.evaluator();
@@ -132,6 +187,18 @@ where
         quasi_random: options.quasi_random,
         cancel: options.cancel.as_deref(),
         early: policy.deterministic().then(early_plies),
+        cube: match cube {
+            Some((c, lines)) => Some((c, start_lines(c, lines)?)),
+            None => None,
+        },
+    };
+    let kind = match cube {
+        None => CubeKind::None,
+        Some((c, CubeLines::Cubeful)) => c.kind(),
+        Some((c, CubeLines::Decision)) => match c.kind() {
+            CubeKind::Match => CubeKind::MatchDecision,
+            _ => CubeKind::MoneyDecision,
+        },
     };
     let mut describe = format!(
         "policy={} {}={:?} truncate={:?} variance_reduction={} quasi_random={}",
@@ -145,6 +212,9 @@ where
     let rules = game.rules_text();
     if !rules.is_empty() {
         describe.push_str(&format!(" rules={rules}"));
+    }
+    if let Some((c, lines)) = cube {
+        describe.push_str(&format!(" cube={} lines={lines:?}", c.describe()));
     }
     let mut here = Worker::new(&setup);
     let block = stratum(&setup);
@@ -186,13 +256,15 @@ where
         }
         if let Some(report) = progress.as_mut() {
             let mut running =
-                RolloutResult::from_sums(sums, variance_reduction, options.seed, options.first_trial);
+                RolloutResult::from_sums(sums, variance_reduction, options.seed, options.first_trial)
+                    .with_cube(kind);
             running.seconds = clock.elapsed().as_secs_f64();
             running.setup.clone_from(&describe);
             report(&running);
         }
     }
-    let mut result = RolloutResult::from_sums(sums, variance_reduction, options.seed, options.first_trial);
+    let mut result =
+        RolloutResult::from_sums(sums, variance_reduction, options.seed, options.first_trial).with_cube(kind);
     result.seconds = clock.elapsed().as_secs_f64();
     result.cancelled = is_cancelled;
     result.converged = converged;
@@ -200,7 +272,7 @@ where
     Ok(result)
 }
 
-fn stratum<G: DiceGame, P>(setup: &Setup<'_, G, P>) -> u64 {
+fn stratum<G: DiceGame, P, C: RolloutCube<G::Position>>(setup: &Setup<'_, G, P, C>) -> u64 {
     if setup.opening {
         super::schedule::OPENING_OUTCOMES.len() as u64
     } else {
@@ -210,9 +282,9 @@ fn stratum<G: DiceGame, P>(setup: &Setup<'_, G, P>) -> u64 {
 
 /// Trials `lo..hi`, in trial order; `None` from the first cancelled trial on (later ones may
 /// have finished, but only a contiguous prefix is kept).
-fn run_batch<G: DiceGame, P: Policy<G>>(
+fn run_batch<G: DiceGame, P: Policy<G>, C: RolloutCube<G::Position>>(
     threads: &Threads,
-    setup: &Setup<'_, G, P>,
+    setup: &Setup<'_, G, P, C>,
     here: &mut Worker<G>,
     lo: u64,
     hi: u64,

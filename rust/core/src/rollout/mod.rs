@@ -1,5 +1,5 @@
 //! Rollouts: a position played out many times by a policy on both sides, GNU Backgammon style
-//! (cubeless, to the end of the game unless truncated).
+//! (to the end of the game unless truncated), cubeless or, with a [`RolloutCube`], cubeful.
 //!
 //! * Trial `i` of seed `s` draws its dice (and any random choices of the policy) from
 //!   [`DiceStream::new(s, i)`](crate::DiceStream::new), and its first two rolls from a
@@ -24,16 +24,20 @@
 //! assert!(r.probabilities.win >= r.probabilities.win_gammon);
 //! ```
 
+pub mod cube;
 mod driver;
 mod plays;
 mod schedule;
 mod stats;
 mod trial;
 
-pub use driver::{max_threads, rollout_game, Progress, MAX_THREADS_FLOOR};
-pub use plays::{rollout_game_plays, PlayRollout};
+pub use cube::{CubeTurn, CubeValue, NoCube, RolloutCube};
+pub use driver::{max_threads, rollout_game, rollout_game_cubeful, CubeLines, Progress, MAX_THREADS_FLOOR};
+pub use plays::{rollout_game_plays, rollout_game_plays_cubeful, PlayRollout};
 pub use schedule::OPENING_OUTCOMES;
-pub use stats::{merge, Moments, RolloutResult, RolloutSums, SCALE, VALUES};
+pub use stats::{
+    merge, CubeKind, Moments, RolloutResult, RolloutSums, CUBEFUL_BOUND, CUBELESS_VALUES, SCALE, VALUES,
+};
 
 use crate::error::{Error, Result};
 use std::sync::atomic::AtomicBool;

@@ -1,9 +1,11 @@
 //! Exact running sums over trials, and the estimates and standard errors they give.
 //!
-//! Each trial's seven values (five probabilities, the equity and the draw) are rounded once to fixed point
-//! (2^-32) and summed, with their squares, in 128-bit integers. Integer sums do not depend on the
-//! order of addition, so any split of the trials over threads, batches or machines adds up to the
-//! same bits.
+//! Each trial's values (five probabilities, the equity and the draw, and for a cubeful rollout
+//! the cubeful equity, the match winning chance, and in a cube-decision rollout the second
+//! cube line and its difference from the first) are rounded once to fixed point (2^-32) and
+//! summed, with their squares, in 128-bit integers. Integer sums do not depend on the order of
+//! addition, so any split of the trials over threads, batches or machines adds up to the same
+//! bits.
 
 use crate::error::{Error, Result};
 use crate::Probabilities;
@@ -23,15 +25,56 @@ pub(crate) const EQUITY: usize = 5;
 /// Index of the draw among the values: after the equity, so that the first six keep their
 /// places whether or not the game can draw.
 pub(crate) const DRAW: usize = 6;
+/// Index of the cubeful equity (zero in a cubeless rollout; in a cube-decision rollout, the
+/// equity of not doubling).
+pub(crate) const CUBEFUL: usize = 7;
+/// Index of the match winning chance (zero unless the cubeful rollout is of a match).
+pub(crate) const MWC: usize = 8;
+/// Index of the second cube line's cubeful equity (a cube-decision rollout's "double, take").
+pub(crate) const CUBEFUL_TAKEN: usize = 9;
+/// Index of the second line minus the first, trial by trial: the standard error of the gain
+/// from doubling comes from these sums, which keep the two lines' correlation.
+pub(crate) const TAKEN_GAIN: usize = 10;
 /// How many values a trial gives.
-pub const VALUES: usize = 7;
+pub const VALUES: usize = 11;
+/// How many values a rollout result pickled before cubeful rollouts existed holds: the first
+/// seven, the others being zero in a cubeless rollout.
+pub const CUBELESS_VALUES: usize = 7;
 /// The values' names, in order, for messages.
-const NAMES: [&str; VALUES] =
-    ["win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon", "equity", "draw"];
+const NAMES: [&str; VALUES] = [
+    "win",
+    "win_gammon",
+    "win_backgammon",
+    "lose_gammon",
+    "lose_backgammon",
+    "equity",
+    "draw",
+    "cubeful_equity",
+    "mwc",
+    "double_take",
+    "double_take - no_double",
+];
+/// The widest cubeful equity a trial can give, in units of the starting cube: a backgammon
+/// on the highest cube there is. (Match equities, normalised to the starting stake, stay far
+/// within it.)
+pub const CUBEFUL_BOUND: i128 = 3 << 15;
 /// The range of each game result, in points: probabilities in 0..1, the equity in -3..3.
-const RANGES: [(i128, i128); VALUES] = [(0, 1), (0, 1), (0, 1), (0, 1), (0, 1), (-3, 3), (0, 1)];
+const RANGES: [(i128, i128); VALUES] = [
+    (0, 1),
+    (0, 1),
+    (0, 1),
+    (0, 1),
+    (0, 1),
+    (-3, 3),
+    (0, 1),
+    (-CUBEFUL_BOUND, CUBEFUL_BOUND),
+    (0, 1),
+    (-2 * CUBEFUL_BOUND, 2 * CUBEFUL_BOUND),
+    (-4 * CUBEFUL_BOUND, 4 * CUBEFUL_BOUND),
+];
 
-/// A trial's values in fixed point: the five probabilities, the equity and the draw.
+/// A trial's values in fixed point: the five probabilities, the equity and the draw; the cube
+/// values are left at zero for [`with_cube`] to fill.
 #[inline]
 pub(crate) fn fixed(p: &Probabilities) -> [i64; VALUES] {
     let a = p.to_array();
@@ -43,11 +86,30 @@ pub(crate) fn fixed(p: &Probabilities) -> [i64; VALUES] {
         quantize(a[4]),
         quantize(p.equity()),
         quantize(p.draw),
+        0,
+        0,
+        0,
+        0,
     ]
 }
 
-/// Sums over trials of seven fixed-point values (win, win_gammon, win_backgammon, lose_gammon,
-/// lose_backgammon, equity, draw) and of their squares (in units of `SCALE` and `SCALE²`).
+/// Fills a trial's cube values: the first line's cubeful equity and match winning chance, and
+/// the second line's equity when there is one (its difference from the first computed in
+/// fixed point, so the sums of differences are exactly the differences of sums).
+#[inline]
+pub(crate) fn with_cube(values: &mut [i64; VALUES], first: (f64, f64), second: Option<f64>) {
+    values[CUBEFUL] = quantize(first.0);
+    values[MWC] = quantize(first.1);
+    if let Some(taken) = second {
+        values[CUBEFUL_TAKEN] = quantize(taken);
+        values[TAKEN_GAIN] = values[CUBEFUL_TAKEN] - values[CUBEFUL];
+    }
+}
+
+/// Sums over trials of the fixed-point values (win, win_gammon, win_backgammon, lose_gammon,
+/// lose_backgammon, equity, draw, cubeful equity, match winning chance, the second cube line's
+/// equity and its gain over the first) and of their squares (in units of `SCALE` and
+/// `SCALE²`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Moments {
     /// Σ value, in units of 2^-32.
@@ -123,7 +185,7 @@ impl Moments {
 
     /// The sums of the same `n` trials seen by the other side: win -> 1 - win, gammons and
     /// backgammons trade places, equity changes sign, draws stay. Exact in fixed point.
-    fn flipped(&self, n: u64) -> Moments {
+    fn flipped(&self, n: u64, mwc: bool) -> Moments {
         let s = SCALE as i128;
         let n = n as i128;
         let mut m = *self;
@@ -133,7 +195,14 @@ impl Moments {
             m.sum.swap(a, b);
             m.sum_sq.swap(a, b);
         }
-        m.sum[EQUITY] = -self.sum[EQUITY];
+        for k in [EQUITY, CUBEFUL, CUBEFUL_TAKEN, TAKEN_GAIN] {
+            m.sum[k] = -self.sum[k];
+        }
+        // A match winning chance turns into its complement; a rollout without one keeps zeros.
+        if mwc {
+            m.sum[MWC] = n * s - self.sum[MWC];
+            m.sum_sq[MWC] = n * s * s - 2 * s * self.sum[MWC] + self.sum_sq[MWC];
+        }
         m
     }
 
@@ -210,13 +279,24 @@ impl RolloutSums {
         self.reduced.check(self.trials, None, "the luck-adjusted")
     }
 
-    /// The same trials seen by the other side.
-    pub fn flipped(&self) -> RolloutSums {
+    /// The same trials seen by the other side; `mwc` says whether they hold match winning
+    /// chances (a match-play cubeful rollout), which turn into their complements.
+    pub fn flipped(&self, mwc: bool) -> RolloutSums {
         RolloutSums {
             trials: self.trials,
-            plain: self.plain.flipped(self.trials),
-            reduced: self.reduced.flipped(self.trials),
+            plain: self.plain.flipped(self.trials, mwc),
+            reduced: self.reduced.flipped(self.trials, mwc),
         }
+    }
+
+    /// Standard error of the mean of value `k` without variance reduction.
+    fn plain_std_error(&self, k: usize) -> f64 {
+        self.plain.std_error(k, self.trials)
+    }
+
+    /// Mean of value `k` without variance reduction.
+    fn plain_mean(&self, k: usize) -> f64 {
+        self.plain.mean(k, self.trials)
     }
 
     /// Standard error of the equity that the rollout reports (luck-adjusted when `reduced`).
@@ -261,6 +341,57 @@ pub struct RolloutResult {
     pub setup: String,
     /// The exact sums behind the estimates, for merging.
     pub sums: RolloutSums,
+    /// Whether the cube was played, and for what stake: decides which cubeful figures the sums
+    /// hold.
+    pub cube: CubeKind,
+}
+
+/// What a rollout's cube figures mean.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum CubeKind {
+    /// A cubeless rollout: no cubeful figures.
+    #[default]
+    None,
+    /// Money play: a cubeful equity per unit of the starting cube.
+    Money,
+    /// Match play: a cubeful equity normalised to the starting stake (equivalent to money) and
+    /// the match winning chance.
+    Match,
+    /// A cube-decision rollout in money play: two lines, "no double" and "double, take".
+    MoneyDecision,
+    /// A cube-decision rollout in match play.
+    MatchDecision,
+}
+
+impl CubeKind {
+    /// The sums hold a match winning chance.
+    pub fn has_mwc(self) -> bool {
+        matches!(self, CubeKind::Match | CubeKind::MatchDecision)
+    }
+
+    /// The sums hold a second cube line ("double, take").
+    pub fn is_decision(self) -> bool {
+        matches!(self, CubeKind::MoneyDecision | CubeKind::MatchDecision)
+    }
+
+    /// A name for pickles and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            CubeKind::None => "cubeless",
+            CubeKind::Money => "money",
+            CubeKind::Match => "match",
+            CubeKind::MoneyDecision => "money decision",
+            CubeKind::MatchDecision => "match decision",
+        }
+    }
+
+    /// The kind called `name` by [`CubeKind::name`].
+    pub fn from_name(name: &str) -> Result<CubeKind> {
+        [CubeKind::None, CubeKind::Money, CubeKind::Match, CubeKind::MoneyDecision, CubeKind::MatchDecision]
+            .into_iter()
+            .find(|k| k.name() == name)
+            .ok_or_else(|| Error::InvalidArgument(format!("unknown kind of cubeful rollout {name:?}")))
+    }
 }
 
 impl RolloutResult {
@@ -286,18 +417,62 @@ impl RolloutResult {
             converged: false,
             setup: String::new(),
             sums,
+            cube: CubeKind::None,
         }
+    }
+
+    /// The same result read as a rollout of kind `cube`.
+    pub fn with_cube(mut self, cube: CubeKind) -> Self {
+        self.cube = cube;
+        self
+    }
+
+    /// Mean cubeful equity of the player on roll (of not doubling, in a cube-decision
+    /// rollout): per unit of the starting cube in money play, normalised to the starting stake
+    /// in match play (equivalent to money). `None` for a cubeless rollout. Variance reduction
+    /// is not applied to it (see the module documentation of the bot's cubeful rollouts).
+    pub fn cubeful_equity(&self) -> Option<f64> {
+        (self.cube != CubeKind::None).then(|| self.sums.plain_mean(CUBEFUL))
+    }
+
+    /// Standard error of [`RolloutResult::cubeful_equity`].
+    pub fn cubeful_std_error(&self) -> Option<f64> {
+        (self.cube != CubeKind::None).then(|| self.sums.plain_std_error(CUBEFUL))
+    }
+
+    /// Mean match winning chance of the player on roll; `None` unless the rollout is of a match.
+    pub fn mwc(&self) -> Option<f64> {
+        self.cube.has_mwc().then(|| self.sums.plain_mean(MWC))
+    }
+
+    /// Standard error of [`RolloutResult::mwc`].
+    pub fn mwc_std_error(&self) -> Option<f64> {
+        self.cube.has_mwc().then(|| self.sums.plain_std_error(MWC))
+    }
+
+    /// In a cube-decision rollout, the mean equity after "double, take" (normalised as
+    /// [`RolloutResult::cubeful_equity`]), its standard error, and the standard error of its
+    /// difference from not doubling (paired trial by trial).
+    pub fn double_take(&self) -> Option<(f64, f64, f64)> {
+        self.cube.is_decision().then(|| {
+            (
+                self.sums.plain_mean(CUBEFUL_TAKEN),
+                self.sums.plain_std_error(CUBEFUL_TAKEN),
+                self.sums.plain_std_error(TAKEN_GAIN),
+            )
+        })
     }
 
     /// The same result seen by the other player: the rollout of the position after a play,
     /// turned back to the side that made it.
     pub fn flipped(&self) -> RolloutResult {
         let mut r = RolloutResult::from_sums(
-            self.sums.flipped(),
+            self.sums.flipped(self.cube.has_mwc()),
             self.variance_reduction,
             self.seed,
             self.first_trial,
-        );
+        )
+        .with_cube(self.cube);
         r.seconds = self.seconds;
         r.cancelled = self.cancelled;
         r.converged = self.converged;
@@ -312,6 +487,7 @@ impl RolloutResult {
             && self.first_trial == other.first_trial
             && self.setup == other.setup
             && self.variance_reduction == other.variance_reduction
+            && self.cube == other.cube
     }
 }
 
@@ -340,7 +516,10 @@ pub fn merge(results: &[RolloutResult]) -> Result<RolloutResult> {
     let mut next = parts[0].first_trial;
     let mut seconds = 0.0;
     for r in &parts {
-        if r.seed != first.seed || r.setup != first.setup || r.variance_reduction != first.variance_reduction
+        if r.seed != first.seed
+            || r.setup != first.setup
+            || r.variance_reduction != first.variance_reduction
+            || r.cube != first.cube
         {
             return Err(Error::InvalidArgument(format!(
                 "cannot merge rollouts of different seeds or setups: seed {} {:?} and seed {} {:?}",
@@ -365,7 +544,8 @@ pub fn merge(results: &[RolloutResult]) -> Result<RolloutResult> {
         seconds += r.seconds;
     }
     let mut merged =
-        RolloutResult::from_sums(sums, first.variance_reduction, first.seed, parts[0].first_trial);
+        RolloutResult::from_sums(sums, first.variance_reduction, first.seed, parts[0].first_trial)
+            .with_cube(first.cube);
     merged.seconds = seconds;
     merged.cancelled = parts.iter().any(|r| r.cancelled);
     merged.setup = first.setup.clone();
@@ -390,7 +570,7 @@ mod tests {
             let w = values(Probabilities::from_points(-t));
             mirrored.add(&w, &w);
         }
-        assert_eq!(direct.flipped(), mirrored);
+        assert_eq!(direct.flipped(false), mirrored);
     }
 
     #[test]
@@ -419,7 +599,7 @@ mod tests {
     #[test]
     fn real_sums_are_valid() {
         real_sums().validate().unwrap();
-        real_sums().flipped().validate().unwrap();
+        real_sums().flipped(false).validate().unwrap();
         RolloutSums::default().validate().unwrap();
     }
 

@@ -1,8 +1,9 @@
 //! One trial: a game played to the end (or to the truncation ply) from the start position, and the
 //! luck of its dice.
 
+use super::cube::{CubeTurn, CubeValue, Line, Lines, RolloutCube};
 use super::schedule::Schedule;
-use super::stats::{fixed, VALUES};
+use super::stats::{fixed, with_cube, VALUES};
 use crate::dice::{Dice, DiceStream, ALL_ROLLS};
 use crate::dice_game::DiceGame;
 use crate::{Evaluator, Policy, Probabilities};
@@ -10,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 /// What every trial of a rollout shares.
-pub(crate) struct Setup<'a, G: DiceGame, P> {
+pub(crate) struct Setup<'a, G: DiceGame, P, C: RolloutCube<G::Position>> {
     pub game: &'a G,
     pub policy: &'a P,
     /// Set when the policy has an evaluator and truncation or variance reduction needs it.
@@ -26,6 +27,10 @@ pub(crate) struct Setup<'a, G: DiceGame, P> {
     /// The steps of the first two plies, made once for every trial that meets them (see
     /// [`early_plies`]); `None` when the policy's choices are not [`Policy::deterministic`].
     pub early: Option<Vec<OnceLock<Step<G>>>>,
+    /// The cube rules and player of a cubeful rollout, with the starting state of each cube
+    /// line (one, or two for a cube-decision rollout, whose first line does not double at
+    /// once); `None` for a cubeless rollout.
+    pub cube: Option<(&'a C, Lines<C::State>)>,
 }
 
 /// Room for the first two plies' steps: the first ply's depend on the first roll alone (36
@@ -67,7 +72,7 @@ pub(crate) struct Worker<G: DiceGame> {
 }
 
 impl<G: DiceGame> Worker<G> {
-    pub(crate) fn new<P>(setup: &Setup<'_, G, P>) -> Worker<G> {
+    pub(crate) fn new<P, C: RolloutCube<G::Position>>(setup: &Setup<'_, G, P, C>) -> Worker<G> {
         Worker {
             schedule: Schedule::new(setup.seed, setup.opening, setup.quasi_random),
             plays: Vec::with_capacity(64),
@@ -76,7 +81,11 @@ impl<G: DiceGame> Worker<G> {
     }
 
     /// Plays trial `trial`; `None` if the rollout was cancelled meanwhile.
-    pub(crate) fn run<P: Policy<G>>(&mut self, setup: &Setup<'_, G, P>, trial: u64) -> Option<TrialValues> {
+    pub(crate) fn run<P: Policy<G>, C: RolloutCube<G::Position>>(
+        &mut self,
+        setup: &Setup<'_, G, P, C>,
+        trial: u64,
+    ) -> Option<TrialValues> {
         let game = setup.game;
         let mut stream = DiceStream::new(setup.seed, trial);
         let (first, second) = self.schedule.first_two(trial, &mut stream);
@@ -90,17 +99,43 @@ impl<G: DiceGame> Worker<G> {
         }
         let mut luck = [0.0f64; 5];
         let mut ply = 0u32;
+        let mut lines = setup.cube.map(|(_, lines)| lines).unwrap_or([None, None]);
         let outcome = loop {
             if let Some(points) = game.result(&position) {
+                if let Some((cube, _)) = setup.cube {
+                    for line in lines.iter_mut().flatten().filter(|l| l.ended.is_none()) {
+                        line.ended = Some(cube.settle(&line.state, points, ours));
+                    }
+                }
                 break game.result_probabilities(points);
             }
             if setup.truncate == Some(ply) {
                 if let Some(evaluator) = setup.evaluator {
+                    if let Some((cube, _)) = setup.cube {
+                        for line in lines.iter_mut().flatten().filter(|l| l.ended.is_none()) {
+                            line.ended = Some(cube.truncated(&position, &line.state, ours));
+                        }
+                    }
                     break evaluator.evaluate(&position);
                 }
             }
             if setup.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
                 return None;
+            }
+            // The cube turns before the roll; nobody doubles before the opening roll.
+            if let Some((cube, _)) = setup.cube {
+                if !(setup.opening && ply == 0) {
+                    for line in lines.iter_mut().flatten().filter(|l| l.ended.is_none()) {
+                        if std::mem::take(&mut line.decided) || !cube.may_double(&line.state) {
+                            continue;
+                        }
+                        match cube.turn(&position, &line.state) {
+                            CubeTurn::Play => {}
+                            CubeTurn::Taken(state) => line.state = state,
+                            CubeTurn::Passed => line.ended = Some(cube.passed(&line.state, ours)),
+                        }
+                    }
+                }
             }
             let (dice, early) = match ply {
                 0 => (Dice::from_outcome(first), Some(first as usize)),
@@ -124,6 +159,11 @@ impl<G: DiceGame> Worker<G> {
             position = step.after;
             ours = !ours;
             ply += 1;
+            if let Some((cube, _)) = setup.cube {
+                for line in lines.iter_mut().flatten().filter(|l| l.ended.is_none()) {
+                    line.state = cube.swapped(&line.state);
+                }
+            }
         };
         let outcome = if ours { outcome } else { outcome.flipped() };
         let plain = outcome.to_array();
@@ -132,13 +172,23 @@ impl<G: DiceGame> Worker<G> {
             draw: outcome.draw,
             ..Probabilities::from_array(std::array::from_fn(|k| plain[k] - luck[k]))
         };
-        Some(TrialValues { plain: fixed(&outcome), reduced: fixed(&reduced) })
+        let (mut plain, mut reduced) = (fixed(&outcome), fixed(&reduced));
+        if setup.cube.is_some() {
+            let value = |line: Option<Line<C::State>>| line.map(|l| l.ended.unwrap_or_default());
+            let first = value(lines[0]).unwrap_or(CubeValue::default());
+            let second = value(lines[1]).map(|v| v.equity);
+            // Variance reduction measures luck with cubeless values; it leaves the cube values
+            // alone, so both sets of sums hold them plain.
+            with_cube(&mut plain, (first.equity, first.mwc), second);
+            with_cube(&mut reduced, (first.equity, first.mwc), second);
+        }
+        Some(TrialValues { plain, reduced })
     }
 
     /// Plays `dice` from `position` at ply `ply` of a trial.
-    fn step<P: Policy<G>>(
+    fn step<P: Policy<G>, C: RolloutCube<G::Position>>(
         &mut self,
-        setup: &Setup<'_, G, P>,
+        setup: &Setup<'_, G, P, C>,
         position: &G::Position,
         dice: Dice,
         ply: u32,

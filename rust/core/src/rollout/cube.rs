@@ -1,0 +1,132 @@
+//! The doubling cube in a rollout: what the driver asks of a game's cube rules.
+//!
+//! The driver knows nothing of cube values, owners or scores; a [`RolloutCube`] does. Checker
+//! play does not depend on the cube (the policy plays the cubeless game), so a trial plays its
+//! game once and follows one or two *cube lines* along it: before each roll the line's player
+//! on roll decides whether to double, the opponent takes or passes, and a pass ends that line
+//! (not the game, which goes on for the cubeless figures and for the other line). A
+//! cube-decision rollout follows two lines over the same dice, "no double" and "double, take",
+//! so their difference is measured trial by trial.
+
+use std::fmt::Debug;
+
+/// What the player on roll's cube decision, and the answer to it, do to a cube line.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CubeTurn<S> {
+    /// No double: the line goes on in the same state.
+    Play,
+    /// A double taken (or beavered): the line goes on in this state, seen still from the player
+    /// on roll, who plays next.
+    Taken(S),
+    /// A double passed: the line ends with the player on roll winning the cube's value. The value
+    /// of that ending, as [`RolloutCube::settle`] gives it for a win of one point.
+    Passed,
+}
+
+/// A line's value for the side the rollout reports for: the cubeful equity in the units of the
+/// starting cube, and the match winning chance (0 in money play).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CubeValue {
+    /// Cubeful equity: per unit of the starting cube in money play; in match play the match
+    /// winning chance normalised to the starting stake (equivalent to money).
+    pub equity: f64,
+    /// Match winning chance (0 in money play).
+    pub mwc: f64,
+}
+
+/// A game's cube rules and a cube player, for cubeful rollouts. The state is the cube (and the
+/// score), always seen from the player on roll.
+pub trait RolloutCube<P>: Sync {
+    /// The cube and the score, seen from the player on roll.
+    type State: Copy + Debug + Send + Sync;
+
+    /// The state at the start of the rollout, seen from the player on roll there.
+    fn start(&self) -> Self::State;
+
+    /// The state after the player on roll doubles and the opponent takes, at the start (the
+    /// second line of a cube-decision rollout); `None` where the player may not double.
+    fn start_taken(&self) -> Option<Self::State>;
+
+    /// True when the player on roll may double in `state`: only then is the position evaluated
+    /// for a cube decision.
+    fn may_double(&self, state: &Self::State) -> bool;
+
+    /// The player on roll's cube decision in `position` (game not over) and the answer to it.
+    fn turn(&self, position: &P, state: &Self::State) -> CubeTurn<Self::State>;
+
+    /// The state seen by the other player, once the turn passes.
+    fn swapped(&self, state: &Self::State) -> Self::State;
+
+    /// The value, for the side the rollout reports for (`ours`: that side is the player on roll),
+    /// of a game that ended with `points` (negative for a loss) for the player on roll times
+    /// the cube in `state`.
+    fn settle(&self, state: &Self::State, points: i8, ours: bool) -> CubeValue;
+
+    /// The value, for the reported side, of stopping a game in `position` (not over, player on
+    /// roll about to roll): its cubeful evaluation in `state`.
+    fn truncated(&self, position: &P, state: &Self::State, ours: bool) -> CubeValue;
+
+    /// The equity a line ended by a pass is worth to the doubler: `settle(state, 1, ours)`.
+    fn passed(&self, state: &Self::State, ours: bool) -> CubeValue {
+        self.settle(state, 1, ours)
+    }
+
+    /// Short text for the rollout's setup description (so that only rollouts of the same cube
+    /// context merge).
+    fn describe(&self) -> String;
+
+    /// The kind of figures the rollout reports: money or match.
+    fn kind(&self) -> super::CubeKind;
+}
+
+/// A trial's cube lines: the first, and the second of a cube-decision rollout.
+pub(crate) type Lines<S> = [Option<Line<S>>; 2];
+
+/// One line of a trial: its state, and its value once it has ended.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Line<S> {
+    pub state: S,
+    pub ended: Option<CubeValue>,
+    /// The first cube decision is already made (the lines of a cube-decision rollout).
+    pub decided: bool,
+}
+
+/// No cube: the type a cubeless rollout's driver is instantiated with. Never asked anything.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoCube;
+
+impl<P> RolloutCube<P> for NoCube {
+    type State = ();
+
+    fn start(&self) {}
+
+    fn start_taken(&self) -> Option<()> {
+        None
+    }
+
+    fn may_double(&self, _: &()) -> bool {
+        false
+    }
+
+    fn turn(&self, _: &P, _: &()) -> CubeTurn<()> {
+        CubeTurn::Play
+    }
+
+    fn swapped(&self, _: &()) {}
+
+    fn settle(&self, _: &(), _: i8, _: bool) -> CubeValue {
+        CubeValue::default()
+    }
+
+    fn truncated(&self, _: &P, _: &(), _: bool) -> CubeValue {
+        CubeValue::default()
+    }
+
+    fn describe(&self) -> String {
+        String::new()
+    }
+
+    fn kind(&self) -> super::CubeKind {
+        super::CubeKind::None
+    }
+}
