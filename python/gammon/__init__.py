@@ -32,6 +32,7 @@ from gammon._core import (
     Bot,
     CubeAction,
     CubeContext,
+    CubeRolloutResult,
     Game,
     GammonError,
     IllegalActionError,
@@ -56,7 +57,7 @@ from gammon._core import (
 from gammon.analysis import analyse
 from gammon.batch import legal_plays_batch
 from gammon.batch_rollout import rollout_batch
-from gammon.rollouts import merge_rollouts, rollout, rollout_plays
+from gammon.rollouts import merge_rollouts, rollout, rollout_cube, rollout_plays
 
 Evaluation = Probabilities
 """The former name of :class:`Probabilities`, kept so that older code still imports it."""
@@ -69,6 +70,7 @@ __all__ = [
     "Bot",
     "CubeAction",
     "CubeContext",
+    "CubeRolloutResult",
     "Evaluation",
     "Game",
     "GammonError",
@@ -97,5 +99,6 @@ __all__ = [
     "read_position",
     "rollout",
     "rollout_batch",
+    "rollout_cube",
     "rollout_plays",
 ]

@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable, Iterable
 from typing import Any, Optional
 
-from gammon._core import GammonError, Position, RolloutResult, read_position
+from gammon._core import CubeContext, GammonError, Position, RolloutResult, read_position
 from gammon.rollouts import merge_rollouts, rollout
 
 ResultCallback = Callable[[int, RolloutResult], None]
@@ -34,11 +34,55 @@ def _start_text(position: Position | str) -> str:
     raise GammonError(f"a position must be a gammon.Position or a string, got {position!r}")
 
 
+# A cube context as plain data, which pickles for Ray tasks: (value, owner, away or None, crawford,
+# jacoby, beavers).
+ContextSpec = tuple[int, Optional[str], Optional[tuple[int, int]], bool, bool, bool]
+
+
+def _context_spec(context: CubeContext | None) -> ContextSpec | None:
+    """``context`` as plain data (None for a cubeless batch)."""
+    if context is None:
+        return None
+    if not isinstance(context, CubeContext):
+        raise GammonError(f"context must be a gammon.CubeContext or None, got {context!r}")
+    c = context
+    return (c.value, c.owner, c.away, c.crawford, c.jacoby, c.beavers)
+
+
+def _context(spec: ContextSpec | None) -> CubeContext | None:
+    """The context :func:`_context_spec` described."""
+    if spec is None:
+        return None
+    value, owner, away, crawford, jacoby, beavers = spec
+    if away is None:
+        return CubeContext.money(value=value, owner=owner, jacoby=jacoby, beavers=beavers)
+    return CubeContext.match(away, value=value, owner=owner, crawford=crawford)
+
+
 def _rollout_chunk(
-    start: str, trials: int, seed: int, first_trial: int, policy: str, truncate: int | None, vr: bool
+    start: str,
+    trials: int,
+    seed: int,
+    first_trial: int,
+    policy: str,
+    truncate: int | None,
+    vr: bool,
+    context: ContextSpec | None = None,
+    ply: int = 0,
 ) -> RolloutResult:
     """One range of trials of one position; the unit of work of a Ray task (one core each)."""
-    return rollout(start, trials, seed, 1, policy, truncate, vr, first_trial=first_trial)
+    return rollout(
+        start,
+        trials,
+        seed,
+        1,
+        policy,
+        truncate,
+        vr,
+        first_trial=first_trial,
+        context=_context(context),
+        ply=ply,
+    )
 
 
 def import_ray() -> Any:
@@ -67,13 +111,16 @@ def rollout_batch(
     max_retries: int = 3,
     on_result: ResultCallback | None = None,
     progress: TrialsCallback | None = None,
+    context: CubeContext | None = None,
+    ply: int = 0,
 ) -> list[RolloutResult]:
     """Roll every position out ``trials`` times with ``seed``; one :class:`RolloutResult` each, in order.
 
     Positions are :class:`Position` objects or text :func:`gammon.read_position` reads, where
     ``"opening"`` is before the opening roll and ``"initial"`` has a player about to roll. Each is
     rolled out exactly as :func:`gammon.rollout` does with the same ``trials``, ``seed``,
-    ``policy``, ``truncate`` and ``variance_reduction``, whatever the backend:
+    ``policy``, ``truncate``, ``variance_reduction``, ``context`` (a :class:`CubeContext` for
+    cubeful rollouts, the same for every position) and ``ply``, whatever the backend:
 
     - ``backend="local"``: one :func:`gammon.rollout` after another, each on ``threads`` cores
       (``None``: all). ``max_std_error`` is allowed here only.
@@ -103,7 +150,7 @@ def rollout_batch(
     if chunk_trials < 1:
         raise GammonError(f"chunk_trials must be at least 1; got {chunk_trials}")
     starts = [_start_text(p) for p in positions]
-    options = (policy, truncate, variance_reduction)
+    options = (policy, truncate, variance_reduction, _context_spec(context), ply)
     if backend == "local":
         return _local(starts, trials, seed, options, threads, max_std_error, on_result, progress)
     if max_std_error is not None:
@@ -126,13 +173,14 @@ def _local(
     starts: list[str],
     trials: int,
     seed: int,
-    options: tuple[str, int | None, bool],
+    options: tuple[str, int | None, bool, ContextSpec | None, int],
     threads: int | None,
     max_std_error: float | None,
     on_result: ResultCallback | None,
     progress: TrialsCallback | None,
 ) -> list[RolloutResult]:
-    policy, truncate, vr = options
+    policy, truncate, vr, spec, ply = options
+    context = _context(spec)
     results = []
     done = 0
     for index, text in enumerate(starts):
@@ -142,7 +190,17 @@ def _local(
                 progress(before + partial.trials)
 
         result = rollout(
-            text, trials, seed, threads, policy, truncate, vr, max_std_error=max_std_error, progress=running
+            text,
+            trials,
+            seed,
+            threads,
+            policy,
+            truncate,
+            vr,
+            max_std_error=max_std_error,
+            progress=running,
+            context=context,
+            ply=ply,
         )
         if result.cancelled:
             raise KeyboardInterrupt
@@ -160,7 +218,7 @@ def _over_ray(
     starts: list[str],
     trials: int,
     seed: int,
-    options: tuple[str, int | None, bool],
+    options: tuple[str, int | None, bool, ContextSpec | None, int],
     chunk_trials: int,
     max_retries: int,
     on_result: ResultCallback | None,

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from gammon import _core
 from gammon._core import Play, Position, ReadPosition, RolloutResult, read_position
+
+if TYPE_CHECKING:
+    from gammon._core import CubeContext, CubeRolloutResult
 
 ProgressCallback = Callable[[RolloutResult], Optional[bool]]
 PlaysProgressCallback = Callable[[int, Play, RolloutResult], Optional[bool]]
@@ -24,8 +27,10 @@ def rollout(
     first_trial: int = 0,
     max_std_error: float | None = None,
     progress: ProgressCallback | None = None,
+    context: CubeContext | None = None,
+    ply: int = 0,
 ) -> RolloutResult:
-    """Roll ``position`` out ``trials`` times with ``policy`` on both sides (cubeless).
+    """Roll ``position`` out ``trials`` times with ``policy`` on both sides, cubeless or cubeful.
 
     ``position`` is a :class:`Position` seen from the player about to roll, or what
     :func:`gammon.read_position` reads: any notation, ``"initial"`` (the starting position, a
@@ -47,6 +52,17 @@ def rollout(
     the running result; returning ``False`` stops the rollout. Ctrl-C stops it too and returns the
     partial result (``cancelled`` is then true). The work runs in Rust with the GIL released.
 
+    With a ``context`` (a :class:`CubeContext`, seen by the player on roll: money or a match score,
+    the cube's value and owner) every trial plays the cube: before each roll the player on roll
+    doubles when the bot's cube decision says so, the opponent takes, beavers or passes by the same
+    decision, and a pass ends the game for the cube's value. The result then has
+    ``cubeful_equity`` and ``cubeful_std_error`` (per unit of the starting cube in money play,
+    normalised to the starting stake in match play, as :class:`CubeAction`'s equities) and, in
+    match play, ``mwc``, the match winning chance; the cubeless figures are those of the same
+    rollout without the cube. Variance reduction applies to the cubeless figures only. ``ply``
+    (0 or 1) is the depth of the players: at 1 the checkers are played by the bot's 1-ply search
+    (a net ``policy`` only; far slower) and cube decisions are made on 1-ply evaluations.
+
     >>> r = rollout("opening", trials=360, seed=1, policy="pubeval")
     >>> r.trials, abs(r.equity) < 4 * r.std_error + 0.01
     (360, True)
@@ -62,6 +78,40 @@ def rollout(
         first_trial,
         max_std_error,
         progress,
+        context,
+        ply,
+    )
+
+
+def rollout_cube(
+    position: Position | str,
+    context: CubeContext | None = None,
+    trials: int = 1296,
+    seed: int = 0,
+    threads: int | None = None,
+    policy: str = "net",
+    truncate: int | None = None,
+    variance_reduction: bool = True,
+    *,
+    ply: int = 0,
+    progress: ProgressCallback | None = None,
+) -> CubeRolloutResult:
+    """Roll out the cube decision of the player on roll in ``position`` in ``context`` (money with
+    a centred cube when None).
+
+    "No double" and "double, take" are rolled out over the same trials and dice (the lines part
+    only where the cube does), so their difference is precise: ``difference_std_error`` is the
+    standard error of ``double_take - no_double`` over the paired trials. ``double_pass`` is 1 by
+    definition. ``double``, ``take``, ``beaver`` and ``label`` are the decision these equities call
+    for, named as :meth:`Bot.cube_action` names it. Later cube decisions are the bot's, as in a
+    cubeful :func:`rollout`. A ``GammonError`` where the player on roll may not double.
+
+    >>> r = rollout_cube("4HPwATDgc/ABMA", trials=72, truncate=4)
+    >>> r.double_pass, r.difference_std_error < r.double_take_std_error
+    (1.0, True)
+    """
+    return _core.rollout_cube(
+        position, context, trials, seed, threads, policy, truncate, variance_reduction, ply, progress
     )
 
 
@@ -77,8 +127,13 @@ def rollout_plays(
     variance_reduction: bool = True,
     *,
     progress: PlaysProgressCallback | None = None,
+    context: CubeContext | None = None,
+    ply: int = 0,
 ) -> list[tuple[Play, RolloutResult]]:
     """Every legal play of ``d1``-``d2`` rolled out with the same seed, best first.
+
+    With a ``context`` (seen by the mover) the rollouts are cubeful (see :func:`rollout`) and the
+    plays are ranked by cubeful equity; ``ply`` is the players' depth, as there.
 
     Each result is from the mover's view after the play (the opponent then rolls). ``"opening"``
     is the opening roll played, so a double is refused there. The plays are rolled out one after
@@ -103,8 +158,9 @@ def rollout_plays(
                 return None if progress is None else progress(index, play, partial.flipped())
 
             after = play.position.swapped()
+            theirs = None if context is None else context.swapped()
             result = _core.rollout(after, trials, seed, threads, policy, truncate, variance_reduction,
-                                   0, None, running)  # fmt: skip
+                                   0, None, running, theirs, ply)  # fmt: skip
             if result.trials:
                 done.append((play, result.flipped()))
             if result.cancelled:
@@ -112,7 +168,13 @@ def rollout_plays(
     except KeyboardInterrupt:
         # Ctrl-C between two plays: what is finished is kept, as within one.
         pass
-    return sorted(done, key=lambda entry: -entry[1].equity)
+    return sorted(done, key=lambda entry: -_ranking_equity(entry[1]))
+
+
+def _ranking_equity(result: RolloutResult) -> float:
+    """The equity plays are ranked by: cubeful when the rollout was."""
+    cubeful = result.cubeful_equity
+    return result.equity if cubeful is None else cubeful
 
 
 def merge_rollouts(results: Sequence[RolloutResult]) -> RolloutResult:

@@ -17,6 +17,7 @@ __all__ = [
     "Bot",
     "CubeAction",
     "CubeContext",
+    "CubeRolloutResult",
     "Game",
     "GammonError",
     "IllegalActionError",
@@ -46,6 +47,7 @@ __all__ = [
     "read_dice",
     "read_position",
     "rollout",
+    "rollout_cube",
     "rollout_plays",
 ]
 __version__: str
@@ -501,9 +503,64 @@ def rollout_plays(
     position: Position,
     d1: int,
     d2: int,
+    @property
+    def cubeful_equity(self) -> float | None: ...
+    @property
+    def cubeful_std_error(self) -> float | None: ...
+    @property
+    def mwc(self) -> float | None: ...
+    @property
+    def mwc_std_error(self) -> float | None: ...
     trials: int = 1296,
     seed: int = 0,
     threads: int | None = None,
+@final
+class CubeRolloutResult:
+    """A cube decision rolled out: "no double" and "double, take" over the same dice."""
+
+    @property
+    def no_double(self) -> float: ...
+    @property
+    def double_take(self) -> float: ...
+    @property
+    def double_pass(self) -> float: ...
+    @property
+    def no_double_std_error(self) -> float: ...
+    @property
+    def double_take_std_error(self) -> float: ...
+    @property
+    def difference_std_error(self) -> float: ...
+    @property
+    def double(self) -> bool: ...
+    @property
+    def take(self) -> bool: ...
+    @property
+    def beaver(self) -> bool: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def action(self) -> CubeAction: ...
+    @property
+    def result(self) -> RolloutResult: ...
+    @property
+    def trials(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def cancelled(self) -> bool: ...
+
+def rollout_cube(
+    position: Position | str,
+    context: CubeContext | None = None,
+    trials: int = 1296,
+    seed: int = 0,
+    threads: int | None = None,
+    policy: str = "net",
+    truncate: int | None = None,
+    variance_reduction: bool = True,
+    ply: int = 0,
+    progress: Callable[[RolloutResult], bool | None] | None = None,
+) -> CubeRolloutResult: ...
     policy: str = "net",
     truncate: int | None = None,
     variance_reduction: bool = True,
@@ -515,6 +572,8 @@ class AnalysisDecision:
     resignation."""
 
     @property
+    context: CubeContext | None = None,
+    ply: int = 0,
     def game(self) -> int: ...
     @property
     def action(self) -> int: ...

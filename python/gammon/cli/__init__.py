@@ -23,12 +23,15 @@ from gammon._core import (
     read_dice,
     read_position,
 )
+from gammon.cli import cubeful as cube_options
 from gammon.cli.results import CLAMPED_NOTE, ProbabilityCells, output_console, result_dict
 from gammon.rollouts import rollout, rollout_plays
 
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Progress
+
+    from gammon._core import CubeContext, ReadPosition
 
 GAMES = ("backgammon", "battlegammon")
 RULE_HELP = "a Battlegammon rule option, e.g. turn_cap=200 or maximize_dice=1 (repeatable)"
@@ -253,6 +256,8 @@ def _rollout(args: argparse.Namespace) -> int:
     if args.game == "battlegammon":
         if not args.variance_reduction:
             raise GammonError("--no-variance-reduction is for backgammon rollouts")
+        if cube_options.wanted(args) or args.ply:
+            raise GammonError("--cube, --cubeful and --ply are for backgammon rollouts")
         return _battlegammon_rollout(args)
     if args.rule:
         raise GammonError("--rule is for Battlegammon rollouts (--game battlegammon)")
@@ -268,6 +273,18 @@ def _rollout(args: argparse.Namespace) -> int:
     if args.truncate is not None:
         common["truncate"] = args.truncate
     console = Console(stderr=True)
+    ctx = None
+    if cube_options.wanted(args):
+        ctx = cube_options.context(args, start)
+    else:
+        cube_options.check_unused(args)
+    common["ply"] = args.ply
+    if args.cube:
+        if args.plays or args.cubeful or args.max_std_error is not None:
+            raise GammonError("--cube is one cube decision: not with --plays, --cubeful, --max-std-error")
+        return _rollout_cube(args, start, ctx, common, console)
+    if ctx is not None:
+        common["context"] = ctx
     if args.plays:
         if args.max_std_error is not None:
             raise GammonError("--max-std-error is for the rollout of one position, not with --plays")
@@ -279,18 +296,18 @@ def _rollout(args: argparse.Namespace) -> int:
 
         def progress(r: RolloutResult) -> None:
             eta(r.trials, r.seconds)
-            bar.update(
-                task,
-                completed=r.trials,
-                speed=f"{r.games_per_second:,.0f} games/s",
-                equity=f"equity {r.equity:+.4f} ± {r.std_error:.4f}",
-            )
+            shown = f"equity {r.equity:+.4f} ± {r.std_error:.4f}"
+            if r.cubeful_equity is not None:
+                shown = f"cubeful {r.cubeful_equity:+.4f} ± {r.cubeful_std_error:.4f}"
+            bar.update(task, completed=r.trials, speed=f"{r.games_per_second:,.0f} games/s", equity=shown)
 
         result = rollout(start, max_std_error=args.max_std_error, progress=progress, **common)  # type: ignore[arg-type]
     # In the command line a rollout is only ever cancelled by Ctrl-C.
     stopped = 130 if result.cancelled else 0
     if args.json:
         data = {"position": args.position, "named": start.named, **result_dict(result, args.policy)}
+        if ctx is not None:
+            data["context"] = cube_options.describe(ctx)
         print(json.dumps(data))
         return _stopped_note(stopped, f"the result of the {result.trials} trials run is above")
     vr = "" if result.variance_reduction else ", no variance reduction"
@@ -311,6 +328,8 @@ def _rollout(args: argparse.Namespace) -> int:
         table.caption = CLAMPED_NOTE
     out = output_console()
     out.print(table)
+    if ctx is not None:
+        out.print(f"{cube_options.describe(ctx)}: " + ", ".join(cube_options.cubeful_lines(result)))
     note = ""
     if result.cancelled:
         note = f" ({STOPPED})"
@@ -319,6 +338,42 @@ def _rollout(args: argparse.Namespace) -> int:
     speed = f"{result.games_per_second:,.0f} games/s"
     out.print(f"{result.trials} trials in {result.seconds:.2f} s, {speed}{note}")
     return _stopped_note(stopped, f"the result of the {result.trials} trials run is above")
+
+
+def _rollout_cube(
+    args: argparse.Namespace,
+    start: ReadPosition,
+    ctx: CubeContext | None,
+    common: dict[str, Any],
+    console: Console,
+) -> int:
+    """``gammon rollout POSITION --cube``: the cube decision rolled out, with a progress bar."""
+    from gammon.rollouts import rollout_cube
+
+    show = not args.json and console.is_terminal
+    eta = _EtaNotice(args.trials, show)
+    with _progress_bar(console, args.trials, show) as bar:
+        task = bar.add_task("cube", total=args.trials, speed="", equity="")
+
+        def progress(r: RolloutResult) -> None:
+            eta(r.trials, r.seconds)
+            bar.update(task, completed=r.trials, speed=f"{r.games_per_second:,.0f} games/s")
+
+        result = rollout_cube(start.position, ctx, progress=progress, **common)
+    assert ctx is not None
+    cube_options.print_cube(args, ctx, result)
+    status = 130 if result.cancelled else 0
+    return _stopped_note(status, f"the result of the {result.trials} trials run is above")
+
+
+def _shown_equity(r: RolloutResult) -> float:
+    """The equity a rollout is ranked and shown by: cubeful when it has one."""
+    return r.equity if r.cubeful_equity is None else r.cubeful_equity
+
+
+def _shown_std_error(r: RolloutResult) -> float:
+    """The standard error of :func:`_shown_equity`."""
+    return r.std_error if r.cubeful_std_error is None else r.cubeful_std_error
 
 
 def _stopped_note(status: int, kept: str) -> int:
@@ -361,8 +416,9 @@ def _rollout_plays(
         def progress(index: int, play: Play, partial: RolloutResult) -> None:
             latest[index] = (play, partial)
             finished = [entry for i, entry in latest.items() if i < index or entry[1].trials == trials]
-            best = max(finished, key=lambda entry: entry[1].equity, default=None)
-            leader = "" if best is None else f"leading: {best[0] or '(no move)'} {best[1].equity:+.4f}"
+            best = max(finished, key=lambda entry: _shown_equity(entry[1]), default=None)
+            lead = "" if best is None else f"{_shown_equity(best[1]):+.4f}"
+            leader = "" if best is None else f"leading: {best[0] or '(no move)'} {lead}"
             done = index * trials + partial.trials
             bar.update(task, completed=done, play=index + 1, leader=leader)
 
@@ -379,7 +435,8 @@ def _rollout_plays(
     from rich.table import Table
 
     vr = "" if args.variance_reduction else ", no variance reduction"
-    title = f"Plays of {d1}{d2}, ranked by cubeless rollout equity ({args.policy}{vr})"
+    kind = "cubeless" if "context" not in common else f"cubeful ({cube_options.describe(common['context'])})"
+    title = f"Plays of {d1}{d2}, ranked by {kind} rollout equity ({args.policy}{vr})"
     if stopped:
         title += f": {STOPPED}, {len(ranked)} of {count} plays"
     table = Table(title=title)
@@ -389,8 +446,8 @@ def _rollout_plays(
     for i, (play, r) in enumerate(ranked, 1):
         done = str(r.trials) if r.trials == trials else f"{r.trials} (stopped)"
         table.add_row(
-            str(i), str(play) or "(no move)", f"{r.equity:+.4f}", f"{r.std_error:.4f}", cell(r.win),
-            cell(r.win_gammon), cell(r.lose_gammon), done,
+            str(i), str(play) or "(no move)", f"{_shown_equity(r):+.4f}", f"{_shown_std_error(r):.4f}",
+            cell(r.win), cell(r.win_gammon), cell(r.lose_gammon), done,
         )  # fmt: skip
     if cell.clamped:
         table.caption = CLAMPED_NOTE
@@ -510,7 +567,7 @@ def build_parser() -> argparse.ArgumentParser:
     advice.add_argument("--json", action="store_true", help="machine-readable output")
     advice.set_defaults(run=_hint)
 
-    roll = sub.add_parser("rollout", help="roll a position out (Monte Carlo, cubeless)")
+    roll = sub.add_parser("rollout", help="roll a position out (Monte Carlo, cubeless or with the cube)")
     roll.add_argument(
         "position",
         nargs="?",
@@ -582,6 +639,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     roll.add_argument("--json", action="store_true", help="machine-readable output")
     roll.add_argument("--rule", action="append", metavar="NAME=VALUE", help=RULE_HELP)
+    cube_options.add_options(roll)
     roll.set_defaults(run=_rollout)
 
     game = sub.add_parser(
@@ -617,7 +675,8 @@ def build_parser() -> argparse.ArgumentParser:
         "serve",
         help="serve the bot over HTTP (wildbg-compatible /move and /eval, /v1/..., /openapi.json)",
         description="Serve the bot over HTTP as JSON until Ctrl-C. The endpoints are described at "
-        "/openapi.json; /move and /eval answer as wildbg's API does.",
+        "/openapi.json; /move and /eval answer as wildbg's API does. The page at / plays the bot and "
+        "analyses positions in a browser (with --token, open it as /#token=TOKEN).",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument(

@@ -12,6 +12,7 @@ from typing import IO, Any
 
 from gammon._core import GammonError, RolloutResult, read_position
 from gammon.batch_rollout import _start_text, import_ray, rollout_batch
+from gammon.cli import cubeful as cube_options
 from gammon.cli.results import result_dict
 
 
@@ -102,6 +103,17 @@ def rollout_file(args: argparse.Namespace) -> int:
         "max_std_error": args.max_std_error,
         "variance_reduction": args.variance_reduction,
     }
+    # The cube settings join the settings only when used, so files of cubeless batches still resume.
+    context = None
+    if args.cube:
+        raise GammonError("--cube rolls out the cube decision of one position, not a --batch")
+    if args.cubeful:
+        context = cube_options.context(args, None)
+        settings["context"] = cube_options.describe(context)
+    else:
+        cube_options.check_unused(args)
+    if args.ply:
+        settings["ply"] = args.ply
     entries = read_positions(args.batch)
     output = Path(args.output) if args.output is not None else None
     done = _finished(output, settings) if output is not None else set()
@@ -150,6 +162,8 @@ def rollout_file(args: argparse.Namespace) -> int:
                 chunk_trials=args.chunk_trials,
                 on_result=finished,
                 progress=lambda n: bar.update(trials, completed=n),
+                context=context,
+                ply=args.ply,
             )
     except KeyboardInterrupt:
         # Every finished position is already on its line; say so, and how to go on.

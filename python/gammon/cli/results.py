@@ -23,7 +23,13 @@ PIPE_WIDTH = 1000
 def result_dict(r: RolloutResult, policy: str) -> dict[str, object]:
     """Every figure of ``r`` under its attribute name, with the ``policy`` that played the games and
     whether variance reduction was used, ready for ``json.dumps``. The probabilities are the exact
-    estimates, which variance reduction can put a little below 0 or above 1."""
+    estimates, which variance reduction can put a little below 0 or above 1. A cubeful rollout adds
+    ``cubeful_equity`` and ``cubeful_std_error``, and in match play ``mwc`` and ``mwc_std_error``."""
+    cubeful: dict[str, object] = {}
+    if r.cubeful_equity is not None:
+        cubeful = {"cubeful_equity": r.cubeful_equity, "cubeful_std_error": r.cubeful_std_error}
+    if r.mwc is not None:
+        cubeful.update(mwc=r.mwc, mwc_std_error=r.mwc_std_error)
     return {
         **{name: getattr(r, name) for name in PROBABILITY_NAMES},
         "equity": r.equity,
@@ -37,6 +43,7 @@ def result_dict(r: RolloutResult, policy: str) -> dict[str, object]:
         "games_per_second": r.games_per_second,
         "cancelled": r.cancelled,
         "converged": r.converged,
+        **cubeful,
     }
 
 

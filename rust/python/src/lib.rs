@@ -10,6 +10,7 @@ mod batch;
 mod battlegammon;
 mod bot;
 mod cube;
+mod cube_rollout;
 mod errors;
 mod game;
 mod met;
@@ -34,5 +35,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     server::register(m)?;
     cube::register(m)?;
     analysis::register(m)?;
+    cube_rollout::register(m)?;
     Ok(())
 }

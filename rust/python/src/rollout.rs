@@ -1,11 +1,11 @@
 //! Rollouts for Python: `rollout`, `rollout_plays`, `merge_rollouts` and `RolloutResult`.
 
 use crate::bot::Probabilities;
+use crate::cube::CubeContext;
 use crate::errors::{GammonError, IntoPy};
 use crate::position::{dice, Play, Position};
 use crate::reader::ReadPosition;
 use gammon_backgammon::{read_position, Backgammon, Position as EnginePosition};
-use crate::cube::CubeContext;
 use gammon_bot::policy::RolloutPlayer;
 use gammon_bot::rollout::{
     merge, rollout_cubeful_with_progress, rollout_game, CubeKind, Moments, Progress, RolloutOptions,
@@ -245,8 +245,12 @@ pub fn from_state(state: &Bound<'_, PyAny>) -> PyResult<EngineResult> {
             if v.len() == CUBELESS_VALUES && kind == CubeKind::None {
                 v.resize(VALUES, 0);
             }
-            v.try_into()
-                .map_err(|_| GammonError::new_err(format!("a pickled rollout result needs {VALUES} sums")))
+            v.try_into().map_err(|_| {
+                GammonError::new_err(format!(
+                    "a pickled rollout result needs {VALUES} sums ({CUBELESS_VALUES} sums for a cubeless \
+                         result pickled before cubeful rollouts)"
+                ))
+            })
         };
         Ok(Moments { sum: all(sum)?, sum_sq: all(sum_sq)? })
     };
