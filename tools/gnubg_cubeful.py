@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""Cubeful rollouts next to GNU Backgammon's: agreement and games per second, in one run.
+
+GNU Backgammon is an outside program used only for this comparison
+(`apt-get install -y gnubg`); nothing of it is copied here. Without it the
+script says so and exits 0.
+
+Every position of tools/gnubg_cubeful_positions.csv (Position IDs from real
+games, the player on roll before rolling) is rolled out cubefully by both
+programs in four contexts: money with a centred 1-cube, and three scores of a
+7-point match (7-away 7-away, 4-away 2-away, 2-away 4-away), each with a
+centred 1-cube. Same trials, same thread count, quasi-random dice, no
+variance reduction and no truncation on both sides:
+
+* ours: `gammon.rollout(position, context=..., policy="net", ply=0)`: the
+  rollout net at 0-ply plays the checkers (cubeless choices), the bot's 0-ply
+  cube decisions turn the cube;
+* gnubg: `set rollout cubeful on`, chequer play and cube decisions at 0-ply
+  (its chequer play is cubeful), money play without the Jacoby rule or beavers (its
+  defaults have both), driven by `gnubg -t -q` on standard input
+  under `script` (it prints its final table only to a terminal). Each context
+  is one gnubg run over all positions (`set matchid` with a hand-built Match
+  ID, then `set board`, then `rollout`); its time minus that of the same
+  commands without `rollout` (start-up) is its rollouts' time.
+
+Equities are per unit of the cube in money play and normalised to the stake
+(equivalent to money, `set output mwc off`) in match play. A row agrees when
+the two cubeful equities are within 3 combined standard errors; the two
+programs' cube decisions and chequer play differ (different nets, gnubg's
+cubeful chequer play and cube model), so some rows are expected outside.
+
+Usage (from the repository root, with the package installed):
+    python3 tools/gnubg_cubeful.py [--trials 1296] [--threads 2] [--seed 1] [--limit N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+FIXTURE = os.path.join(ROOT, "tools", "gnubg_cubeful_positions.csv")
+LENGTH = 7
+# (name, match length, our score, their score): money, then three scores of a 7-point match.
+CONTEXTS = [
+    ("money", 0, 0, 0),
+    ("7-away 7-away", LENGTH, 0, 0),
+    ("4-away 2-away", LENGTH, 3, 5),
+    ("2-away 4-away", LENGTH, 5, 3),
+]
+
+
+def find_gnubg() -> str | None:
+    for cand in (shutil.which("gnubg"), "/usr/games/gnubg"):
+        if cand and os.path.exists(cand):
+            return cand
+    return None
+
+
+def match_id(length: int, ours: int, theirs: int) -> str:
+    """GNU Backgammon's Match ID (its documented bit layout) for a game in progress with a centred
+    1-cube, the bottom player (player 1) on roll before rolling, at score `ours`-`theirs`."""
+    fields = [
+        (0, 4),  # log2 of the cube
+        (3, 2),  # cube owner: centred
+        (1, 1),  # player on roll: 1
+        (0, 1),  # Crawford
+        (1, 3),  # game state: playing
+        (1, 1),  # turn: player 1
+        (0, 1),  # double offered
+        (0, 2),  # resignation
+        (0, 3),  # die 1: not rolled
+        (0, 3),  # die 2
+        (length, 15),
+        (theirs, 15),  # player 0's score
+        (ours, 15),  # player 1's score
+    ]
+    data = bytearray(9)
+    bit = 0
+    for value, width in fields:
+        for i in range(width):
+            if (value >> i) & 1:
+                data[bit // 8] |= 1 << (bit % 8)
+            bit += 1
+    return base64.b64encode(bytes(data)).decode()[:12]
+
+
+def gnubg_commands(args: argparse.Namespace, positions: list[str], context: tuple, rollout: bool) -> str:
+    _, length, ours, theirs = context
+    lines = [
+        f"set threads {args.threads}",
+        f"set rollout trials {args.trials}",
+        f"set rollout seed {args.seed}",
+        "set rollout cubeful on",
+        "set rollout chequerplay plies 0",
+        "set rollout chequerplay cubeful on",
+        "set rollout cubedecision plies 0",
+        "set rollout varredn off",
+        "set rollout quasirandom on",
+        "set rollout truncation enable off",
+        "set rollout bearofftruncation exact off",
+        "set rollout bearofftruncation onesided off",
+        "set rollout later enable off",
+        "set output mwc off",
+        "set jacoby off",  # gnubg's default money play counts gammons only once the cube has turned
+        "set beavers 0",
+        "set player 0 human",
+        "set player 1 human",
+        f"new match {LENGTH}",
+    ]
+    for p in positions:
+        lines += [f"set matchid {match_id(length, ours, theirs)}", f"set board {p}"]
+        if rollout:
+            lines.append("rollout")
+    return "\n".join(lines) + "\n"
+
+
+def run_gnubg(gnubg: str, text: str) -> tuple[float, str]:
+    with tempfile.NamedTemporaryFile("w", suffix=".cmd", delete=False) as f:
+        f.write(text)
+        path = f.name
+    try:
+        inner = f"{gnubg} -t -q < {path}"
+        cmd = ["script", "-qec", inner, "/dev/null"] if shutil.which("script") else ["sh", "-c", inner]
+        start = time.perf_counter()
+        out = subprocess.run(
+            cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, check=False
+        ).stdout
+        return time.perf_counter() - start, out.decode("utf-8", "replace").replace("\r", "\n")
+    finally:
+        os.unlink(path)
+
+
+def gnubg_results(text: str) -> list[tuple[float, float, float]]:
+    """(cubeless equity, cubeful equity, cubeful standard error) of each finished rollout: the
+    estimates line and the standard errors line after each "Rollout done"."""
+    found = []
+    for block in text.split("Rollout done.")[1:]:
+        est = re.search(r"CL ([+-]\d\.\d{3}) CF ([+-]\d+\.\d{3})", block)
+        err = re.search(r"\[.*CL\s+(\d\.\d{3}) CF\s+(\d+\.\d{3})\]", block)
+        if est and err:
+            found.append((float(est.group(1)), float(est.group(2)), float(err.group(2))))
+    return found
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--trials", type=int, default=1296)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--limit", type=int, default=None, help="only the first N positions")
+    args = parser.parse_args()
+    gnubg = find_gnubg()
+    if gnubg is None:
+        print("GNU Backgammon is not installed (apt-get install -y gnubg): nothing to compare")
+        return 0
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+    import gammon
+
+    rows = [
+        line.split(",") for line in open(FIXTURE) if line.strip() and not line.startswith(("#", "position"))
+    ]
+    positions = [(p.strip(), k.strip()) for p, k in rows][: args.limit]
+    ids = [p for p, _ in positions]
+    print(f"{len(ids)} positions, {args.trials} trials, {args.threads} threads, seed {args.seed}")
+    print()
+    print("| context | position | kind | ours cubeful | gnubg cubeful | difference | within 3 s.e. |")
+    print("|---|---|---|---:|---:|---:|:---:|")
+    ours_seconds = gnubg_seconds = 0.0
+    agree = total = 0
+    for context in CONTEXTS:
+        name, length, a, b = context
+        if length == 0:
+            ctx = gammon.CubeContext.money()
+        else:
+            ctx = gammon.CubeContext.match((length - a, length - b))
+        mine = []
+        for p in ids:
+            r = gammon.rollout(
+                gammon.Position.from_id(p),
+                trials=args.trials,
+                seed=args.seed,
+                threads=args.threads,
+                variance_reduction=False,
+                context=ctx,
+            )
+            ours_seconds += r.seconds
+            mine.append(r)
+        with_rollout, text = run_gnubg(gnubg, gnubg_commands(args, ids, context, True))
+        start_up, _ = run_gnubg(gnubg, gnubg_commands(args, ids, context, False))
+        gnubg_seconds += max(with_rollout - start_up, 0.0)
+        theirs = gnubg_results(text)
+        if len(theirs) != len(ids):
+            print(f"gnubg gave {len(theirs)} results for {len(ids)} positions in {name}; its output:")
+            print(text[-3000:])
+            return 1
+        for (p, kind), r, (_, cf, se) in zip(positions, mine, theirs):
+            diff = r.cubeful_equity - cf
+            combined = (r.cubeful_std_error**2 + se**2) ** 0.5
+            ok = abs(diff) <= 3 * combined
+            agree += ok
+            total += 1
+            print(
+                f"| {name} | {p} | {kind} | {r.cubeful_equity:+.3f} ± {r.cubeful_std_error:.3f} "
+                f"| {cf:+.3f} ± {se:.3f} | {diff:+.3f} | {'yes' if ok else 'no'} |"
+            )
+    games = total * args.trials
+    print()
+    print(f"{agree} of {total} within 3 combined standard errors")
+    print(
+        f"games per second: ours {games / ours_seconds:,.0f}, gnubg {games / gnubg_seconds:,.0f} "
+        f"(ratio {gnubg_seconds / ours_seconds:.2f}); {games} games each, {args.threads} threads"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
