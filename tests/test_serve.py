@@ -32,6 +32,8 @@ ROUTES = {
     ("/v1/evaluate", "post"),
     ("/v1/cube", "post"),
     ("/v1/rollout", "post"),
+    ("/v1/rollout/stream", "post"),
+    ("/v1/game", "post"),
     ("/v1/battlegammon/plays", "post"),
     ("/v1/battlegammon/best-play", "post"),
 }

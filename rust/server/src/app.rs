@@ -4,7 +4,10 @@
 use crate::config::Limits;
 use crate::error::ApiError;
 use crate::state::AppState;
-use crate::{battlegammon, board, cube, evaluate, game, openapi, plays, rollout, stream, web, wildbg};
+use crate::{
+    analyse, battlegammon, battlegammon_game, board, cube, evaluate, game, openapi, plays, rollout, stream,
+    web, wildbg,
+};
 use axum::body::{Body, Bytes, HttpBody};
 use axum::error_handling::HandleErrorLayer;
 use axum::extract::{DefaultBodyLimit, Request, State};
@@ -31,10 +34,12 @@ pub fn routes() -> Vec<(&'static str, Method, MethodRouter<AppState>)> {
         ("/v1/evaluate", Method::POST, post(evaluate::post_evaluate)),
         ("/v1/cube", Method::POST, post(cube::post_cube)),
         ("/v1/rollout", Method::POST, post(rollout::post_rollout)),
+        ("/v1/analyse", Method::POST, post(analyse::post_analyse)),
         ("/v1/rollout/stream", Method::POST, post(stream::post_rollout_stream)),
         ("/v1/game", Method::POST, post(game::post_game)),
         ("/v1/battlegammon/plays", Method::POST, post(battlegammon::post_plays)),
         ("/v1/battlegammon/best-play", Method::POST, post(battlegammon::post_best_play)),
+        ("/v1/battlegammon/game", Method::POST, post(battlegammon_game::post_game)),
         ("/v1/board.svg", Method::GET, get(board::get_board)),
         ("/v1/battlegammon/board.svg", Method::GET, get(board::get_track)),
     ]

@@ -7,7 +7,7 @@
 //!   ([`cube`]) in the cube and score of the request or of the position's ID ([`context`]), bounded
 //!   rollouts ([`rollout`], and [`stream`] for their progress as server-sent events), a game or
 //!   match against the bot kept by the client ([`game`]) and the Battlegammon bot
-//!   ([`battlegammon`]).
+//!   ([`battlegammon`], and [`battlegammon_game`] for a game against it).
 //! * `GET /` is a web page playing and analysing with these endpoints ([`web`]).
 //! * `GET /v1/board.svg` and `GET /v1/battlegammon/board.svg` draw positions as SVG ([`board`]).
 //! * `GET /openapi.json` describes every endpoint ([`openapi`]); `GET /health` says the server
@@ -31,8 +31,10 @@
 
 #![warn(missing_docs)]
 
+pub mod analyse;
 pub mod app;
 pub mod battlegammon;
+pub mod battlegammon_game;
 pub mod board;
 pub mod config;
 pub mod context;

@@ -1,7 +1,9 @@
 //! The OpenAPI description of every endpoint, served at `GET /openapi.json`, and `GET /health`.
 
 use crate::state::AppState;
-use crate::{battlegammon, board, cube, evaluate, game, plays, rollout, stream, wildbg};
+use crate::{
+    analyse, battlegammon, battlegammon_game, board, cube, evaluate, game, plays, rollout, stream, wildbg,
+};
 use axum::extract::State;
 use axum::http::header;
 use axum::response::IntoResponse;
@@ -30,10 +32,12 @@ use utoipa::{OpenApi, ToSchema};
         evaluate::post_evaluate,
         cube::post_cube,
         rollout::post_rollout,
+        analyse::post_analyse,
         stream::post_rollout_stream,
         game::post_game,
         battlegammon::post_plays,
         battlegammon::post_best_play,
+        battlegammon_game::post_game,
         board::get_board,
         board::get_track,
     ),

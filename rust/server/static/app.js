@@ -83,10 +83,11 @@ let drawsBoards = null;
 
 // The board picture for `position` (any notation the server reads) and `dice`, inlined so that
 // its points take clicks; or, when the server draws no pictures, the position as text.
-async function showBoard(target, position, dice, fallbackBoard) {
+async function showBoard(target, position, dice, fallbackBoard, play) {
   if (drawsBoards !== false) {
     const query = new URLSearchParams({ position });
     if (dice) query.set("dice", dice.join(""));
+    if (play) query.set("play", play);
     const response = await fetch("/v1/board.svg?" + query, { headers: headers(false) });
     if (response.ok) {
       drawsBoards = true;
@@ -130,9 +131,7 @@ function textBoard(position, dice, board) {
 const game = {
   request: null,  // {length, seed, ply}: what the game was started with
   state: null,    // the server's last answer
-  chains: [],     // the moves clicked so far, one array of [from, to] steps per click pair
-  source: null,   // the point clicked as the source of the next move
-  chosen: null,   // the play picked from the list
+  picker: new Picker(),  // the moves clicked towards one of the legal plays
 };
 
 function randomSeed() {
@@ -146,9 +145,7 @@ async function send(actions) {
   const body = { ...game.request, actions };
   const state = await post("/v1/game", body);
   game.state = state;
-  game.chains = [];
-  game.source = null;
-  game.chosen = null;
+  game.picker.reset(state.plays);
   await renderGame();
 }
 
@@ -186,9 +183,86 @@ function describeBotAction(action) {
   return "gammon: " + action;
 }
 
-// The steps entered so far, flat.
-function enteredSteps() {
-  return game.chains.flat();
+// What was clicked towards one of a list of legal plays: moves (each a chain of the listed
+// single-die steps of one checker), a source awaiting its destination, or a play picked from the
+// list. It only matches clicks against the server's list; it knows no rules.
+class Picker {
+  constructor() {
+    this.reset([]);
+  }
+
+  reset(plays) {
+    this.plays = plays;
+    this.chains = [];
+    this.source = null;
+    this.chosen = null;
+  }
+
+  steps() {
+    return this.chains.flat();
+  }
+
+  // The plays that still agree with what was clicked.
+  candidates() {
+    const steps = this.steps();
+    return this.plays.filter((p) => remainingSteps(p, steps) !== null);
+  }
+
+  // The play picked, or the one whose moves are exactly those clicked.
+  done() {
+    if (this.chosen) return this.chosen;
+    const steps = this.steps();
+    return this.candidates().find((p) => remainingSteps(p, steps).length === 0) || null;
+  }
+
+  pick(play) {
+    this.chains = [];
+    this.source = null;
+    this.chosen = play;
+  }
+
+  // A click on `point`: the source of a move, or the destination of the move from the source.
+  // Returns an error message when no listed play fits.
+  click(point) {
+    this.chosen = null;
+    const steps = this.steps();
+    const open = this.candidates().map((p) => remainingSteps(p, steps));
+    if (this.source !== null && this.source !== point) {
+      for (const left of open) {
+        const found = chain(left, this.source, point);
+        if (found) {
+          this.chains.push(found);
+          this.source = null;
+          return null;
+        }
+      }
+    }
+    if (this.source === point) {
+      this.source = null;
+    } else if (open.some((left) => left.some(([f]) => f === point))) {
+      this.source = point;
+    } else {
+      const had = this.source !== null;
+      this.source = null;
+      return had ? "no legal play moves a checker there" : "no legal play moves a checker from there";
+    }
+    return null;
+  }
+
+  undo() {
+    if (this.chosen) this.chosen = null;
+    else if (this.source !== null) this.source = null;
+    else this.chains.pop();
+  }
+
+  busy() {
+    return this.chains.length > 0 || this.source !== null || this.chosen !== null;
+  }
+
+  text(name) {
+    const moves = this.chains.map((c) => name(c[0][0]) + "/" + name(c[c.length - 1][1])).join(" ");
+    return (moves || "none") + (this.source !== null ? ` (from ${name(this.source)})` : "");
+  }
 }
 
 // The steps of `play` left once `steps` are taken out, or null when `steps` are not all in it.
@@ -200,12 +274,6 @@ function remainingSteps(play, steps) {
     left.splice(k, 1);
   }
   return left;
-}
-
-// The plays that still agree with what was clicked.
-function candidates() {
-  const steps = enteredSteps();
-  return game.state.plays.filter((p) => remainingSteps(p, steps) !== null);
 }
 
 // Steps of `left` leading one checker from `from` to `to`, by a path of the listed moves.
@@ -221,38 +289,11 @@ function chain(left, from, to) {
   return null;
 }
 
-// The play whose moves are exactly those clicked, if any.
-function completed() {
-  const steps = enteredSteps();
-  return candidates().find((p) => remainingSteps(p, steps).length === 0) || null;
-}
-
 function clickPoint(point) {
   const state = game.state;
   if (!state || !state.allowed.includes("play")) return;
-  game.chosen = null;
-  const steps = enteredSteps();
-  const open = candidates().map((p) => remainingSteps(p, steps));
-  if (game.source !== null && game.source !== point) {
-    for (const left of open) {
-      const found = chain(left, game.source, point);
-      if (found) {
-        game.chains.push(found);
-        game.source = null;
-        updateEntered();
-        return;
-      }
-    }
-  }
-  if (game.source === point) {
-    game.source = null;
-  } else if (open.some((left) => left.some(([f]) => f === point))) {
-    game.source = point;
-  } else {
-    game.source = null;
-    showError(new Error(game.chains.length || game.source !== null
-      ? "no legal play moves a checker there" : "no legal play moves a checker from there"));
-  }
+  const error = game.picker.click(point);
+  if (error) showError(new Error(error));
   updateEntered();
 }
 
@@ -261,51 +302,60 @@ function pointName(p) {
 }
 
 function updateEntered() {
-  const done = game.chosen || completed();
-  const text = game.chains.map((c) => pointName(c[0][0]) + "/" + pointName(c[c.length - 1][1])).join(" ");
-  const pending = game.source !== null ? ` (from ${pointName(game.source)})` : "";
+  const picker = game.picker;
+  const done = picker.done();
   document.getElementById("play-entered").textContent =
     game.state && game.state.allowed.includes("play")
-      ? (done ? "Play: " + (done.play || "no move") + " - confirm or undo" : "Moves: " + (text || "none") + pending)
+      ? (done ? "Play: " + (done.play || "no move") + " - confirm or undo" : "Moves: " + picker.text(pointName))
       : "";
   document.getElementById("act-confirm").hidden = !done;
-  document.getElementById("act-undo").hidden = !(game.chains.length || game.source !== null || game.chosen);
+  document.getElementById("act-undo").hidden = !picker.busy();
   for (const item of document.querySelectorAll("#play-plays li")) {
     item.classList.toggle("chosen", !!done && item.dataset.play === done.play);
   }
   for (const g of document.querySelectorAll("#play-board [data-point]")) {
-    const side = g.getAttribute("data-side");
-    g.classList.toggle("selected", Number(g.dataset.point) === game.source && side !== "them");
+    g.classList.toggle("selected", Number(g.getAttribute("data-point")) === picker.source);
   }
   if (done) showError(null);
+  // The picture shows the picked play's arrows, or none once it is undone.
+  const board = document.getElementById("play-board");
+  const shown = board.dataset.shows || "";
+  const wanted = done ? done.play : "";
+  if (drawsBoards && shown !== wanted) guarded(() => drawGameBoard(wanted || null));
 }
 
 function undo() {
-  if (game.chosen) game.chosen = null;
-  else if (game.source !== null) game.source = null;
-  else game.chains.pop();
+  game.picker.undo();
   updateEntered();
 }
 
 async function confirmPlay() {
-  const play = game.chosen || completed();
+  const play = game.picker.done();
   if (play) await act(("play " + play.play).trim());
 }
 
-// Click handlers on the picture's points, bars and trays (the markup contract of the board
-// pictures): the opponent's bar and tray take no clicks.
+// Click handlers on the picture's points, the client's bar and tray (the markup contract of the
+// board pictures: only those carry `data-point`; the opponent's bar and tray take no clicks).
 function attachBoardClicks(target) {
   for (const g of target.querySelectorAll(".point[data-point], .bar[data-point], .tray[data-point]")) {
-    if (g.getAttribute("data-side") === "them") continue;
     g.addEventListener("click", () => clickPoint(Number(g.getAttribute("data-point"))));
   }
 }
 
-async function renderGame() {
+// The game's board from the client's side: its full ID (cube, score, dice) while it is the
+// client's turn, the board alone otherwise; with the arrows of `play` when one is picked.
+async function drawGameBoard(play) {
   const s = game.state;
   const board = document.getElementById("play-board");
-  const drawn = await showBoard(board, s.position, s.dice && s.to_act === "you" ? s.dice : null, s.board);
+  const ours = s.turn === "you";
+  const drawn = await showBoard(board, ours ? s.gnubg_id : s.position, null, s.board, play);
   if (drawn) attachBoardClicks(board);
+  board.dataset.shows = play || "";
+}
+
+async function renderGame() {
+  const s = game.state;
+  await drawGameBoard(null);
   for (const a of s.bot_actions) log(describeBotAction(a));
   const opening = s.opening && s.actions.length && s.actions.length - s.bot_actions.length === 1;
   if (opening) log(`opening roll: you ${s.opening[0]}, gammon ${s.opening[1]}`);
@@ -339,9 +389,7 @@ async function renderGame() {
     const button = element("button", p.play || "no move");
     button.type = "button";
     button.addEventListener("click", () => {
-      game.chains = [];
-      game.source = null;
-      game.chosen = p;
+      game.picker.pick(p);
       updateEntered();
     });
     item.append(button);
@@ -510,6 +558,104 @@ function rolloutEvent(name, data) {
   }
 }
 
+// ----- Battlegammon -----
+
+const bg = { request: null, state: null, picker: new Picker() };
+
+async function bgSend(actions) {
+  const state = await post("/v1/battlegammon/game", { ...bg.request, actions });
+  bg.state = state;
+  bg.picker.reset(state.plays);
+  await bgRender();
+}
+
+async function bgNew(event) {
+  event.preventDefault();
+  const seedText = document.getElementById("bg-seed").value;
+  bg.request = { seed: seedText === "" ? randomSeed() : Number(seedText) };
+  document.getElementById("bg-log").replaceChildren();
+  await bgSend([]);
+}
+
+// The track as the server draws it, its fields taking clicks; the ID alone without pictures.
+async function bgBoard() {
+  const s = bg.state;
+  const target = document.getElementById("bg-board");
+  const done = bg.picker.done();
+  const query = new URLSearchParams({ position: done ? done.next_position : s.position });
+  if (s.dice && !done) query.set("dice", s.dice.join(""));
+  const response = await fetch("/v1/battlegammon/board.svg?" + query, { headers: headers(false) });
+  if (!response.ok) {
+    if (response.status !== 404) throw await refusal(response);
+    target.replaceChildren(element("p", query.get("position"), "id"));
+    return;
+  }
+  const svg = new DOMParser().parseFromString(await response.text(), "image/svg+xml").documentElement;
+  target.replaceChildren(document.importNode(svg, true));
+  for (const g of target.querySelectorAll(".field[data-field]")) {
+    g.addEventListener("click", () => {
+      if (!bg.state.allowed.includes("play")) return;
+      const error = bg.picker.click(Number(g.getAttribute("data-field")));
+      if (error) showError(new Error(error));
+      guarded(bgEntered);
+    });
+  }
+  target.dataset.shows = done ? done.play : "";
+}
+
+async function bgRender() {
+  const s = bg.state;
+  for (const a of s.bot_actions) {
+    const line = a.startsWith("roll ") ? "gammon rolls " + a.slice(5, 6) + "-" + a.slice(6) : "gammon " + a.replace("play ", "plays ");
+    const list = document.getElementById("bg-log");
+    list.append(element("li", line));
+  }
+  const parts = [`You play ${s.you}`, `turn ${s.turns + 1}`];
+  if (s.dice && s.turn === "you") parts.push(`you rolled ${s.dice[0]}-${s.dice[1]}`);
+  if (s.winner) parts.push(s.winner === "you" ? `You win (${s.end_reason})` : `gammon wins (${s.end_reason})`);
+  else if (s.draw) parts.push(`Draw (${s.end_reason})`);
+  else if (s.allowed.includes("roll")) parts.push("your roll");
+  else if (s.allowed.includes("play")) parts.push("your play");
+  const status = document.getElementById("bg-status");
+  status.textContent = parts.join(" · ");
+  status.dataset.over = s.allowed.length ? "" : "all";
+  document.getElementById("bg-roll").hidden = !s.allowed.includes("roll");
+  const list = document.getElementById("bg-plays");
+  list.replaceChildren();
+  for (const p of s.plays) {
+    const item = element("li");
+    item.dataset.play = p.play;
+    const button = element("button", p.play);
+    button.type = "button";
+    button.addEventListener("click", () => {
+      bg.picker.pick(p);
+      guarded(bgEntered);
+    });
+    item.append(button);
+    list.append(item);
+  }
+  await bgBoard();
+  await bgEntered();
+}
+
+async function bgEntered() {
+  const picker = bg.picker;
+  const done = picker.done();
+  const playing = bg.state.allowed.includes("play");
+  document.getElementById("bg-entered").textContent = playing
+    ? (done ? "Play: " + done.play + " - confirm or undo" : "Moves: " + picker.text(String)) : "";
+  document.getElementById("bg-confirm").hidden = !done;
+  document.getElementById("bg-undo").hidden = !picker.busy();
+  for (const item of document.querySelectorAll("#bg-plays li")) {
+    item.classList.toggle("chosen", !!done && item.dataset.play === done.play);
+  }
+  const board = document.getElementById("bg-board");
+  if ((board.dataset.shows || "") !== (done ? done.play : "") || !board.firstChild) await bgBoard();
+  for (const g of board.querySelectorAll(".field[data-field]")) {
+    g.classList.toggle("selected", Number(g.getAttribute("data-field")) === picker.source);
+  }
+}
+
 // ----- wiring -----
 
 function selectTab(name) {
@@ -535,6 +681,13 @@ function wire() {
   on("analyse-plays", "click", analysePlays);
   on("analyse-cube", "click", analyseCube);
   on("rollout-form", "submit", rollout);
+  on("bg-new", "submit", bgNew);
+  on("bg-roll", "click", () => bgSend([...bg.state.actions, "roll"]));
+  on("bg-undo", "click", async () => {
+    bg.picker.undo();
+    await bgEntered();
+  });
+  on("bg-confirm", "click", () => bgSend([...bg.state.actions, "play " + bg.picker.done().play]));
   document.getElementById("rollout-cancel").addEventListener("click", () => {
     if (analysis.rollout) analysis.rollout.abort();
   });
