@@ -17,18 +17,37 @@ use super::{movable, occupied, top};
 use crate::board::{Position, BAR, OFF};
 use gammon_core::dice::Dice;
 
-/// Where a checker on `from` lands with `die`, for a `from` given by [`movable`]; `highest` is
-/// our highest occupied slot (25 while a checker of ours is on the bar, so no bear-off then).
+/// Points 1..=24 that the opponent does not hold with two or more checkers, as bits. Our moves
+/// only ever hit blots, so this stays true for a whole play.
 #[inline(always)]
-fn landing(p: &Position, from: usize, die: usize, highest: usize) -> Option<usize> {
-    if from > die {
-        let to = from - die;
-        return (p.at(to) >= -1).then_some(to);
+fn open_points(p: &Position) -> u32 {
+    let b = p.board();
+    let mut open = 0u32;
+    for (i, &n) in b.iter().enumerate().take(25).skip(1) {
+        open |= ((n >= -1) as u32) << i;
     }
-    if highest > 6 || (from < die && from != highest) {
-        return None;
+    open
+}
+
+/// The slots of `froms` (see [`movable`]) from which a checker can move `die`: onto an open point,
+/// or off when all of ours are home (`highest`, our highest occupied slot, is at most 6) from the
+/// point `die` itself or, with a larger die, from the highest point.
+#[inline(always)]
+fn legal_froms(froms: u32, open: u32, die: usize, highest: usize) -> u32 {
+    let mut legal = froms & (open << die);
+    if highest <= 6 {
+        legal |= froms & (1 << die);
+        if highest < die && highest > 0 {
+            legal |= froms & (1 << highest);
+        }
     }
-    Some(OFF)
+    legal
+}
+
+/// Where a checker on `from` (one of [`legal_froms`]) lands with `die`.
+#[inline(always)]
+fn landing(from: usize, die: usize) -> usize {
+    from.saturating_sub(die)
 }
 
 /// Our occupied slots after a move `from` -> `to` that left `q`.
@@ -63,7 +82,7 @@ pub fn legal_positions_into(position: &Position, dice: Dice, out: &mut Vec<Posit
     if dice.is_double() {
         let mask = occupied(position);
         let mut most = 0u8;
-        doubles(position, high, BAR, mask, 0, &mut most, out);
+        doubles(position, high, BAR, mask, open_points(position), 0, &mut most, out);
         if out.is_empty() {
             out.push(*position);
         }
@@ -81,41 +100,49 @@ pub fn legal_positions(position: &Position, dice: Dice) -> Vec<Position> {
 
 /// Depth-first over a double: `done` moves made, the next one from a slot no higher than `start`.
 /// `most` is the largest number of moves of the positions in `out`.
+#[allow(clippy::too_many_arguments)]
 fn doubles(
     p: &Position,
     die: usize,
     start: usize,
     mask: u32,
+    open: u32,
     done: u8,
     most: &mut u8,
     out: &mut Vec<Position>,
 ) {
-    let highest = top(mask);
-    let mut froms = movable(p, mask) & ((2u32 << start) - 1);
-    let mut moved = false;
+    let mut froms = legal_froms(movable(p, mask) & ((2u32 << start) - 1), open, die, top(mask));
+    if froms == 0 {
+        if done > 0 && done >= *most {
+            if done > *most {
+                *most = done;
+                out.clear();
+            }
+            out.push(*p);
+        }
+        return;
+    }
+    if done == 3 {
+        if *most < 4 {
+            *most = 4;
+            out.clear();
+        }
+        while froms != 0 {
+            let from = top(froms);
+            froms &= !(1 << from);
+            let mut q = *p;
+            q.apply_move(from, landing(from, die));
+            out.push(q);
+        }
+        return;
+    }
     while froms != 0 {
         let from = top(froms);
         froms &= !(1 << from);
-        let Some(to) = landing(p, from, die, highest) else { continue };
-        moved = true;
+        let to = landing(from, die);
         let mut q = *p;
         q.apply_move(from, to);
-        if done == 3 {
-            if *most < 4 {
-                *most = 4;
-                out.clear();
-            }
-            out.push(q);
-        } else {
-            doubles(&q, die, from, mask_after(mask, &q, from, to), done + 1, most, out);
-        }
-    }
-    if !moved && done > 0 && done >= *most {
-        if done > *most {
-            *most = done;
-            out.clear();
-        }
-        out.push(*p);
+        doubles(&q, die, from, mask_after(mask, &q, from, to), open, done + 1, most, out);
     }
 }
 
@@ -127,24 +154,24 @@ const TRACKED: usize = 96;
 fn mixed(p: &Position, high: usize, low: usize, out: &mut Vec<Position>) {
     let mask = occupied(p);
     let highest = top(mask);
+    let open = open_points(p);
     // Indices into `out` of the plays that may equal one another.
     let mut tracked = [0u16; TRACKED];
     let mut n_tracked = 0usize;
     let mut both = false;
     for (first, second) in [(high, low), (low, high)] {
         let larger_first = first == high;
-        let mut froms = movable(p, mask);
+        let mut froms = legal_froms(movable(p, mask), open, first, highest);
         while froms != 0 {
             let from = top(froms);
             froms &= !(1 << from);
-            let Some(to) = landing(p, from, first, highest) else { continue };
+            let to = landing(from, first);
             let mut q = *p;
             q.apply_move(from, to);
             let q_mask = mask_after(mask, &q, from, to);
-            let q_highest = top(q_mask);
             let mut froms2 = movable(&q, q_mask);
             let plain_first = from != BAR && to != OFF;
-            if !larger_first && plain_first && both {
+            if !larger_first && plain_first {
                 // Only second moves that touch the first one or bear off can give something new.
                 let mut keep = (1u32 << to) | ((2u32 << second) - 1);
                 if from + second <= BAR {
@@ -152,15 +179,13 @@ fn mixed(p: &Position, high: usize, low: usize, out: &mut Vec<Position>) {
                 }
                 froms2 &= keep;
             }
+            let mut froms2 = legal_froms(froms2, open, second, top(q_mask));
             while froms2 != 0 {
                 let from2 = top(froms2);
                 froms2 &= !(1 << from2);
-                let Some(to2) = landing(&q, from2, second, q_highest) else { continue };
+                let to2 = landing(from2, second);
                 both = true;
                 let plain = plain_first && from2 != BAR && to2 != OFF && from2 != to && to2 != from;
-                if plain && !larger_first {
-                    continue;
-                }
                 let mut r = q;
                 r.apply_move(from2, to2);
                 if !plain {
@@ -186,15 +211,13 @@ fn mixed(p: &Position, high: usize, low: usize, out: &mut Vec<Position>) {
     }
     // Only one die can be played: the larger if it can.
     for die in [high, low] {
-        let mut froms = movable(p, mask);
+        let mut froms = legal_froms(movable(p, mask), open, die, highest);
         while froms != 0 {
             let from = top(froms);
             froms &= !(1 << from);
-            if let Some(to) = landing(p, from, die, highest) {
-                let mut q = *p;
-                q.apply_move(from, to);
-                out.push(q);
-            }
+            let mut q = *p;
+            q.apply_move(from, landing(from, die));
+            out.push(q);
         }
         if !out.is_empty() {
             return;

@@ -1,0 +1,127 @@
+"""Legal-play generation against wildbg's, in alternating rounds on the same machine.
+
+Both programs' own benchmarks run over the same 2,000 positions (data/positions/ here,
+crates/benchmarks/resources/ in wildbg; the script checks that the files are equal) and the 21
+rolls, and both assert the same counts (404,313 results for contact, 263,290 for race). Each
+round runs wildbg's criterion benchmark (its four groups: contact and race, doubles and the other
+rolls) and then ours; a set's time for wildbg is the sum of its two groups' median estimates. The
+script prints, per round and set, the ratio of wildbg's time to ours for our positions-only
+generator (``legal_positions_into``) and for the full one (``legal_plays_into``), then the median
+ratio over the rounds.
+
+Usage (from the repository root, with a clone of wildbg's public repository)::
+
+    python tools/movegen_vs_wildbg.py --wildbg PATH/TO/wildbg --rounds 5
+
+It builds both benchmarks first (wildbg's pulls in its neural-net crates: many minutes the first
+time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+UNITS = {"ns": 1e-9, "µs": 1e-6, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+CRITERION = re.compile(
+    r"generate moves: (contact|race), (double|mixed)\s+time:\s+\[\S+ \S+ (\S+) (\S+) \S+ \S+\]"
+)
+OURS = re.compile(r"(contact|race)\s+(plays|positions): .*?; ([\d.]+) ms per pass")
+
+
+def run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> str:
+    """Runs `cmd` in `cwd` and returns its standard output; stops the script if it fails."""
+    done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env={**os.environ, **(env or {})})
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed:\n{done.stdout}\n{done.stderr}")
+    return done.stdout
+
+
+def wildbg_round(wildbg: Path, seconds: float) -> dict[str, float]:
+    """Seconds per pass over each set (doubles plus the other rolls) from wildbg's benchmark."""
+    out = run(
+        [
+            "cargo",
+            "bench",
+            "-q",
+            "-p",
+            "benchmarks",
+            "--bench",
+            "move_generation_bench",
+            "--",
+            "--noplot",
+            "--warm-up-time",
+            "1",
+            "--measurement-time",
+            str(seconds),
+        ],
+        wildbg,
+    )
+    times: dict[str, float] = {"contact": 0.0, "race": 0.0}
+    found = 0
+    for name, _kind, value, unit in CRITERION.findall(out):
+        times[name] += float(value) * UNITS[unit]
+        found += 1
+    if found != 4:
+        sys.exit(f"could not read wildbg's four timings from:\n{out}")
+    return times
+
+
+def ours_round(seconds: float) -> dict[tuple[str, str], float]:
+    """Seconds per pass over each set for each of our generators."""
+    out = run(
+        ["cargo", "bench", "-q", "-p", "gammon-backgammon", "--bench", "legal_plays"],
+        ROOT,
+        {"BENCH_SECONDS": str(seconds)},
+    )
+    times = {(name, what): float(ms) / 1e3 for name, what, ms in OURS.findall(out)}
+    if len(times) != 4:
+        sys.exit(f"could not read our four timings from:\n{out}")
+    return times
+
+
+def main() -> None:
+    """Checks the inputs, builds both, runs the rounds and prints the ratios."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--wildbg", type=Path, required=True, help="a clone of wildbg")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--seconds", type=float, default=3.0, help="measuring time per set")
+    args = parser.parse_args()
+    for name in ("contact", "race"):
+        theirs = (args.wildbg / "crates/benchmarks/resources" / f"{name}.csv").read_text()
+        ours = (ROOT / "data/positions" / f"{name}.csv").read_text()
+        if theirs.split() != ours.split():
+            sys.exit(f"{name}: wildbg's positions differ from data/positions/{name}.csv")
+    run(["cargo", "bench", "-q", "-p", "gammon-backgammon", "--bench", "legal_plays", "--no-run"], ROOT)
+    run(
+        ["cargo", "bench", "-q", "-p", "benchmarks", "--bench", "move_generation_bench", "--no-run"],
+        args.wildbg,
+    )
+    commits = {
+        "gammon": run(["git", "rev-parse", "--short", "HEAD"], ROOT).strip(),
+        "wildbg": run(["git", "rev-parse", "--short", "HEAD"], args.wildbg).strip(),
+    }
+    print(f"commits: gammon {commits['gammon']}, wildbg {commits['wildbg']}")
+    ratios: dict[tuple[str, str], list[float]] = {}
+    for k in range(args.rounds):
+        theirs = wildbg_round(args.wildbg, args.seconds)
+        ours = ours_round(args.seconds)
+        cells = []
+        for (name, what), seconds in sorted(ours.items()):
+            ratio = theirs[name] / seconds
+            ratios.setdefault((name, what), []).append(ratio)
+            cells.append(f"{name} {what} {ratio:.2f}x ({theirs[name] * 1e3:.1f} / {seconds * 1e3:.1f} ms)")
+        print(f"round {k + 1}: " + "; ".join(cells), flush=True)
+    print("median of the rounds (wildbg's time over ours; above 1 means we are faster):")
+    for (name, what), values in sorted(ratios.items()):
+        print(f"  {name:>7} {what:>9}: {statistics.median(values):.2f}x")
+
+
+if __name__ == "__main__":
+    main()
