@@ -36,6 +36,9 @@ ROUTES = {
     ("/v1/game", "post"),
     ("/v1/battlegammon/plays", "post"),
     ("/v1/battlegammon/best-play", "post"),
+    ("/v1/battlegammon/game", "post"),
+    ("/v1/board.svg", "get"),
+    ("/v1/battlegammon/board.svg", "get"),
 }
 
 
