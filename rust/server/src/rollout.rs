@@ -235,10 +235,14 @@ async fn run(state: AppState, request: RolloutRequest) -> ApiResult<Json<Cubeful
             return Err(ApiError::bad_request("kind cube: nobody may double before the opening roll"));
         };
         if on_roll.we_have_won() || on_roll.they_have_won() {
-            return Err(ApiError::bad_request("position: the game is over: a side has borne off every checker"));
+            return Err(ApiError::bad_request(
+                "position: the game is over: a side has borne off every checker",
+            ));
         }
         if context.is_some_and(|c| !c.may_double()) {
-            return Err(ApiError::bad_request("kind cube: the player on roll may not double in this context"));
+            return Err(ApiError::bad_request(
+                "kind cube: the player on roll may not double in this context",
+            ));
         }
     }
     let limit = state.config.limits.rollout_time;
@@ -305,4 +309,79 @@ async fn run(state: AppState, request: RolloutRequest) -> ApiResult<Json<Cubeful
             }))
         })
         .await
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::app::router;
+    use crate::config::Config;
+    use crate::state::AppState;
+    use axum::body::Body;
+    use axum::http::{header, Request, StatusCode};
+    use gammon_backgammon::Position;
+    use gammon_bot::cube::CubeContext;
+    use gammon_bot::rollout::{rollout_cube, rollout_cubeful, RolloutOptions, Start};
+    use gammon_bot::BuiltinPolicy;
+    use serde_json::{json, Value};
+    use tower::ServiceExt;
+
+    async fn post(body: Value) -> (StatusCode, Value) {
+        let app = router(AppState::new(Config { threads: Some(1), ..Config::default() }).unwrap());
+        let request = Request::post("/v1/rollout")
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(body.to_string()))
+            .unwrap();
+        let response = app.oneshot(request).await.unwrap();
+        let status = response.status();
+        let bytes = axum::body::to_bytes(response.into_body(), 1 << 24).await.unwrap();
+        (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+    }
+
+    const ID: &str = "4HPwATDgc/ABMA";
+
+    fn options() -> RolloutOptions {
+        RolloutOptions { trials: 36, seed: 2, truncate: Some(4), ..RolloutOptions::default() }
+    }
+
+    #[tokio::test]
+    async fn cubeful_rollouts_take_the_context_fields_of_v1_cube() {
+        let body = json!({"position": ID, "trials": 36, "seed": 2, "truncate": 4, "match": {"away": [4, 2]}});
+        let (status, answer) = post(body).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        let ctx = CubeContext::match_play([4, 2], 1, Default::default(), false).unwrap();
+        let p = Position::from_id(ID).unwrap();
+        let direct = rollout_cubeful(Start::Position(p), &BuiltinPolicy::Net, &ctx, 0, &options()).unwrap();
+        assert_eq!(answer["cubeful_equity"].as_f64(), direct.cubeful_equity());
+        assert_eq!(answer["mwc"].as_f64(), direct.mwc());
+        assert_eq!(answer["context"]["away"], json!([4, 2]));
+        // Without a context field the rollout stays cubeless.
+        let (_, plain) = post(json!({"position": ID, "trials": 36, "truncate": 4})).await;
+        assert_eq!(plain["cubeful_equity"], Value::Null);
+        assert_eq!(plain["context"], Value::Null);
+    }
+
+    #[tokio::test]
+    async fn a_cube_decision_rollout_is_kind_cube() {
+        let body = json!({"position": ID, "trials": 36, "seed": 2, "truncate": 4, "kind": "cube"});
+        let (status, answer) = post(body).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        let p = Position::from_id(ID).unwrap();
+        let direct =
+            rollout_cube(&p, &BuiltinPolicy::Net, &CubeContext::default(), 0, &options(), None).unwrap();
+        assert_eq!(answer["cube"]["label"], json!(direct.action.label()));
+        assert_eq!(answer["cube"]["double_take"].as_f64(), Some(direct.action.double_take));
+        assert_eq!(answer["cube"]["difference_std_error"].as_f64(), Some(direct.difference_std_error));
+        let refused = [
+            json!({"position": ID, "kind": "cube", "cube": {"value": 2, "owner": "them"}}),
+            json!({"position": "opening", "kind": "cube"}),
+            json!({"position": ID, "kind": "both"}),
+            json!({"position": ID, "ply": 2}),
+            json!({"position": ID, "ply": 1, "policy": "pubeval"}),
+        ];
+        for body in refused {
+            let (status, answer) = post(body.clone()).await;
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{body} {answer}");
+            assert!(answer["message"].is_string(), "{answer}");
+        }
+    }
 }
