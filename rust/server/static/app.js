@@ -126,62 +126,7 @@ function textBoard(position, dice, board) {
   return box;
 }
 
-// ----- play against the bot -----
-
-const game = {
-  request: null,  // {length, seed, ply}: what the game was started with
-  state: null,    // the server's last answer
-  picker: new Picker(),  // the moves clicked towards one of the legal plays
-};
-
-function randomSeed() {
-  const words = new Uint32Array(2);
-  crypto.getRandomValues(words);
-  // Below 2^53, so that JSON carries it exactly.
-  return (words[0] & 0x1fffff) * 2 ** 32 + words[1];
-}
-
-async function send(actions) {
-  const body = { ...game.request, actions };
-  const state = await post("/v1/game", body);
-  game.state = state;
-  game.picker.reset(state.plays);
-  await renderGame();
-}
-
-async function newGame(event) {
-  event.preventDefault();
-  const kind = document.getElementById("game-kind").value;
-  const seedText = document.getElementById("game-seed").value;
-  const plyText = document.getElementById("game-ply").value;
-  game.request = {
-    length: kind === "match" ? Number(document.getElementById("match-length").value) : 0,
-    seed: seedText === "" ? randomSeed() : Number(seedText),
-  };
-  if (plyText !== "") game.request.ply = Number(plyText);
-  document.getElementById("play-log").replaceChildren();
-  document.getElementById("play-hint").replaceChildren();
-  await send([]);
-}
-
-function act(action) {
-  return send([...game.state.actions, action]);
-}
-
-function log(line) {
-  const list = document.getElementById("play-log");
-  list.append(element("li", line));
-  list.scrollTop = list.scrollHeight;
-}
-
-function describeBotAction(action) {
-  if (action === "double") return "gammon doubles";
-  if (action === "take") return "gammon takes";
-  if (action === "drop") return "gammon passes";
-  if (action.startsWith("roll ")) return "gammon rolls " + action.slice(5, 6) + "-" + action.slice(6);
-  if (action.startsWith("play ")) return "gammon plays " + action.slice(5);
-  return "gammon: " + action;
-}
+// ----- picking a play by clicks -----
 
 // What was clicked towards one of a list of legal plays: moves (each a chain of the listed
 // single-die steps of one checker), a source awaiting its destination, or a play picked from the
@@ -287,6 +232,63 @@ function chain(left, from, to) {
     if (more) return [left[k], ...more];
   }
   return null;
+}
+
+// ----- play against the bot -----
+
+const game = {
+  request: null,  // {length, seed, ply}: what the game was started with
+  state: null,    // the server's last answer
+  picker: new Picker(),  // the moves clicked towards one of the legal plays
+};
+
+function randomSeed() {
+  const words = new Uint32Array(2);
+  crypto.getRandomValues(words);
+  // Below 2^53, so that JSON carries it exactly.
+  return (words[0] & 0x1fffff) * 2 ** 32 + words[1];
+}
+
+async function send(actions) {
+  const body = { ...game.request, actions };
+  const state = await post("/v1/game", body);
+  game.state = state;
+  game.picker.reset(state.plays);
+  await renderGame();
+}
+
+async function newGame(event) {
+  event.preventDefault();
+  const kind = document.getElementById("game-kind").value;
+  const seedText = document.getElementById("game-seed").value;
+  const plyText = document.getElementById("game-ply").value;
+  game.request = {
+    length: kind === "match" ? Number(document.getElementById("match-length").value) : 0,
+    seed: seedText === "" ? randomSeed() : Number(seedText),
+  };
+  if (plyText !== "") game.request.ply = Number(plyText);
+  document.getElementById("play-log").replaceChildren();
+  document.getElementById("play-hint").replaceChildren();
+  await send([]);
+}
+
+function act(action) {
+  return send([...game.state.actions, action]);
+}
+
+function log(line) {
+  const list = document.getElementById("play-log");
+  list.append(element("li", line));
+  list.scrollTop = list.scrollHeight;
+}
+
+function describeBotAction(action) {
+  if (action === "double") return "gammon doubles";
+  if (action === "take") return "gammon takes";
+  if (action === "drop") return "gammon passes";
+  if (action.startsWith("roll ")) return "gammon rolls " + action.slice(5, 6) + "-" + action.slice(6);
+  if (action.startsWith("play ")) return "gammon plays " + action.slice(5);
+  return "gammon: " + action;
 }
 
 function clickPoint(point) {
@@ -502,9 +504,7 @@ async function rollout(event) {
     seed: Number(document.getElementById("rollout-seed").value),
   };
   try {
-    const response = await fetch("/v1/rollout/stream", {
-      method: "POST", headers: headers(true), body: JSON.stringify(body), signal: controller.signal,
-    });
+    const response = await startRollout(body, controller.signal, status);
     if (!response.ok) throw await refusal(response);
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = "";
@@ -533,6 +533,26 @@ async function rollout(event) {
     analysis.rollout = null;
     start.disabled = false;
     cancel.disabled = true;
+  }
+}
+
+// Starts a streamed rollout. While the server runs as many rollouts as it runs at once (503),
+// for instance the one just cancelled, which stops at its next batch, it tries again for a
+// while: every second, for at most half a minute.
+async function startRollout(body, signal, status) {
+  for (let attempt = 0; ; attempt++) {
+    const response = await fetch("/v1/rollout/stream", {
+      method: "POST", headers: headers(true), body: JSON.stringify(body), signal,
+    });
+    if (response.status !== 503 || attempt >= 30) return response;
+    status.textContent = "waiting for the server to free a rollout place";
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(resolve, 1000);
+      signal.addEventListener("abort", () => {
+        clearTimeout(timer);
+        reject(new DOMException("cancelled", "AbortError"));
+      }, { once: true });
+    });
   }
 }
 
