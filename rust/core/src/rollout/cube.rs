@@ -130,3 +130,75 @@ impl<P> RolloutCube<P> for NoCube {
         super::CubeKind::None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pip_race::{Counts, PipRace};
+    use crate::rollout::{rollout_game_cubeful, CubeKind, CubeLines, RolloutOptions, Start};
+    use crate::RandomPolicy;
+
+    /// A cube whose state says which side it is seen from (+1: the side the rollout reports for):
+    /// every line it settles is worth 1 if the state was seen from the wrong side, 0 otherwise.
+    struct Witness;
+
+    impl RolloutCube<Counts> for Witness {
+        type State = i32;
+
+        fn start(&self) -> i32 {
+            1
+        }
+
+        fn start_taken(&self) -> Option<i32> {
+            Some(1)
+        }
+
+        fn may_double(&self, _: &i32) -> bool {
+            true
+        }
+
+        fn turn(&self, _: &Counts, _: &i32) -> CubeTurn<i32> {
+            CubeTurn::Play
+        }
+
+        fn swapped(&self, state: &i32) -> i32 {
+            -state
+        }
+
+        fn settle(&self, state: &i32, _: i8, ours: bool) -> CubeValue {
+            CubeValue { equity: f64::from(u8::from((*state == 1) != ours)), mwc: 0.0 }
+        }
+
+        fn truncated(&self, _: &Counts, state: &i32, ours: bool) -> CubeValue {
+            self.settle(state, 0, ours)
+        }
+
+        fn describe(&self) -> String {
+            "witness".into()
+        }
+
+        fn kind(&self) -> CubeKind {
+            CubeKind::Money
+        }
+    }
+
+    #[test]
+    fn cube_states_follow_the_player_on_roll_from_any_start() {
+        let counts = Counts { to_roll: 30, other: 32 };
+        let options = RolloutOptions { trials: 72, ..RolloutOptions::default() };
+        let run = |start, lines| {
+            rollout_game_cubeful(&PipRace, start, &RandomPolicy, &Witness, lines, &options, None)
+        };
+        for (start, lines) in [
+            (Start::Position(counts), CubeLines::Cubeful),
+            (Start::Position(counts), CubeLines::Decision),
+            (Start::Opening(counts), CubeLines::Cubeful),
+        ] {
+            let r = run(start, lines).unwrap();
+            assert_eq!(r.cubeful_equity(), Some(0.0), "{start:?} {lines:?}");
+            assert_eq!(r.double_take().map(|d| d.0), (lines == CubeLines::Decision).then_some(0.0));
+        }
+        // Nobody doubles before the opening roll.
+        assert!(run(Start::Opening(counts), CubeLines::Decision).is_err());
+    }
+}

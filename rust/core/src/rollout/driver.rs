@@ -188,6 +188,11 @@ where
         cancel: options.cancel.as_deref(),
         early: policy.deterministic().then(early_plies),
         cube: match cube {
+            Some((_, CubeLines::Decision)) if opening => {
+                return Err(Error::IllegalAction(
+                    "nobody may double before the opening roll: there is no cube decision to roll out".into(),
+                ))
+            }
             Some((c, lines)) => Some((c, start_lines(c, lines)?)),
             None => None,
         },

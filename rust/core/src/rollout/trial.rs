@@ -100,6 +100,12 @@ impl<G: DiceGame> Worker<G> {
         let mut luck = [0.0f64; 5];
         let mut ply = 0u32;
         let mut lines = setup.cube.map(|(_, lines)| lines).unwrap_or([None, None]);
+        if let (Some((cube, _)), false) = (setup.cube, ours) {
+            // The cube's states are seen from the player on roll: here the other side.
+            for line in lines.iter_mut().flatten() {
+                line.state = cube.swapped(&line.state);
+            }
+        }
         let outcome = loop {
             if let Some(points) = game.result(&position) {
                 if let Some((cube, _)) = setup.cube {
