@@ -84,8 +84,11 @@ pub struct BoardOptions {
     /// The score and the match length, when known.
     pub score: Option<Score>,
     /// Arrows of a play, each checker move `from -> to` in the numbering of the player on roll
-    /// (25 = bar, 0 = off), drawn on the board before the play.
+    /// (25 = bar, 0 = off).
     pub arrows: Vec<Move>,
+    /// The position drawn is the result of the arrows' play, not the board before it: the
+    /// arrows then start where the checkers were and end on them.
+    pub played: bool,
     /// The player drawn at the bottom, whose point numbers are written (the player on roll by
     /// default). `data-point` always counts from the player on roll.
     pub bottom: Side,
@@ -155,8 +158,8 @@ const HALF_W: f64 = 6.0 * POINT_W;
 const BAR_W: f64 = 36.0;
 const POINT_H: f64 = 5.0 * 2.0 * R;
 const GAP: f64 = 40.0;
-const TEXT_H: f64 = 22.0;
-const NUMBER_H: f64 = 17.0;
+const TEXT_H: f64 = 24.0;
+const NUMBER_H: f64 = 19.0;
 
 const FRAME_X: f64 = MARGIN + SIDE_COLUMN;
 const LEFT_X: f64 = FRAME_X + FRAME;
@@ -298,7 +301,7 @@ pub fn board_svg(position: &Position, options: &BoardOptions) -> Result<String> 
         die(&mut out, dice.low(), cx + size * 0.65, MID_Y, size);
     }
     captions(&mut out, &layout, position, options);
-    arrows(&mut out, &layout, position, &options.arrows);
+    arrows(&mut out, &layout, position, &options.arrows, options.played);
     out.push_str("</svg>\n");
     Ok(out)
 }
@@ -360,7 +363,7 @@ fn point(out: &mut String, layout: &Layout, position: &Position, n: usize) {
         write!(out, r#"<g class="point" data-point="{n}" data-count="{}"{side_attr}>"#, count.unsigned_abs());
     let (x, top) = layout.column(n);
     let v = layout.viewed(n);
-    let fill = if v % 2 == 0 { "#c9a46a" } else { "#9c3d2e" };
+    let fill = if v.is_multiple_of(2) { "#c9a46a" } else { "#9c3d2e" };
     let (base, tip) = if top { (TOP_Y, TOP_Y + POINT_H - 4.0) } else { (BOTTOM_Y, BOTTOM_Y - POINT_H + 4.0) };
     // A transparent rectangle over the whole column makes all of it clickable.
     let (ry, rh) = if top {
@@ -382,10 +385,10 @@ fn point(out: &mut String, layout: &Layout, position: &Position, n: usize) {
         num(x + POINT_W / 2.0),
         num(tip),
     );
-    let label_y = if top { FRAME_Y - 4.0 } else { BOTTOM_Y + FRAME + NUMBER_H - 4.0 };
+    let label_y = if top { FRAME_Y - 4.0 } else { BOTTOM_Y + FRAME + NUMBER_H - 3.0 };
     let _ = write!(
         out,
-        r##"<text x="{}" y="{}" font-size="13" text-anchor="middle" fill="#444">{v}</text>"##,
+        r##"<text x="{}" y="{}" font-size="15" text-anchor="middle" fill="#333">{v}</text>"##,
         num(x + POINT_W / 2.0),
         num(label_y)
     );
@@ -504,7 +507,7 @@ fn captions(out: &mut String, layout: &Layout, position: &Position, options: &Bo
         let count = if side == Side::Us { pips.0 } else { pips.1 };
         let _ = write!(
             out,
-            r##"<text class="pips" data-side="{}" data-value="{count}" x="{}" y="{}" font-size="15" fill="#222">{name} · {count} pips</text>"##,
+            r##"<text class="pips" data-side="{}" data-value="{count}" x="{}" y="{}" font-size="17" fill="#222">{name} · {count} pips</text>"##,
             side.name(),
             num(FRAME_X),
             num(y),
@@ -518,7 +521,7 @@ fn captions(out: &mut String, layout: &Layout, position: &Position, options: &Bo
             };
             let _ = write!(
                 out,
-                r##"<text class="score" data-side="{}" data-value="{points}" data-length="{}" x="{}" y="{}" font-size="15" text-anchor="end" fill="#222">{text}</text>"##,
+                r##"<text class="score" data-side="{}" data-value="{points}" data-length="{}" x="{}" y="{}" font-size="17" text-anchor="end" fill="#222">{text}</text>"##,
                 side.name(),
                 score.length,
                 num(FRAME_RIGHT),
@@ -529,8 +532,9 @@ fn captions(out: &mut String, layout: &Layout, position: &Position, options: &Bo
 }
 
 /// The arrows of a play, checker by checker: each starts at the checker that leaves (the top of
-/// its stack as the moves before it left it) and ends where it lands.
-fn arrows(out: &mut String, layout: &Layout, position: &Position, moves: &[Move]) {
+/// its stack as the moves before it left it) and ends where it lands. On the board after the
+/// play (`played`), our checkers are first counted back to where they stood before it.
+fn arrows(out: &mut String, layout: &Layout, position: &Position, moves: &[Move], played: bool) {
     if moves.is_empty() {
         return;
     }
@@ -542,6 +546,16 @@ fn arrows(out: &mut String, layout: &Layout, position: &Position, moves: &[Move]
     }
     ours[BAR] = position.at(BAR).max(0) as usize;
     ours[OFF] = position.off().0 as usize;
+    if played {
+        // A checker that only passed through a point leaves its count unchanged: add all the
+        // starts before taking away the landings.
+        for m in moves {
+            ours[m.from as usize] += 1;
+        }
+        for m in moves {
+            ours[m.to as usize] = ours[m.to as usize].saturating_sub(1);
+        }
+    }
     let place = |n: usize| match n {
         BAR => Place::Bar(Side::Us),
         OFF => Place::Tray(Side::Us),
@@ -629,6 +643,23 @@ mod tests {
         assert!(svg.contains("2 of 7 points") && svg.contains("4 of 7 points"));
         assert!(svg.contains(r#"data-from="8" data-to="5""#) && svg.contains(r#"data-from="6" data-to="5""#));
         assert!(svg.contains("A &amp; B (on roll)"));
+    }
+
+    #[test]
+    fn arrows_on_the_result_end_on_the_checkers_that_moved() {
+        let p = Position::initial();
+        let play = p.parse_play(Dice::new(6, 4).unwrap(), "24/14").unwrap();
+        let before = BoardOptions { arrows: play.moves().to_vec(), ..BoardOptions::new() };
+        let after = BoardOptions { played: true, ..before.clone() };
+        let a = board_svg(&p, &before).unwrap();
+        let b = board_svg(&play.position, &after).unwrap();
+        // The same two arrows (24/18, 18/14 or 24/20, 20/14), whichever board they are drawn on:
+        // the first starts on the top checker of the 24-point and the last ends on 14's first slot.
+        let lines = |svg: &str| -> Vec<String> {
+            svg.split("<line ").skip(1).map(|l| l[..l.find("/>").unwrap()].to_string()).collect()
+        };
+        assert_eq!(lines(&a), lines(&b));
+        assert_eq!(lines(&a).len(), 2);
     }
 
     #[test]

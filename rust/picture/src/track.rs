@@ -19,8 +19,12 @@ const CELL_W: f64 = 62.0;
 const CELL_H: f64 = 112.0;
 const SPACE: f64 = 8.0;
 const TEXT_H: f64 = 30.0;
-const TOKEN_R: f64 = 12.5;
-const STEP: f64 = 17.0;
+const TOKEN_R: f64 = 13.0;
+/// Tokens of a stack overlap a little, the upper one drawn over the pinned one.
+const STEP: f64 = 21.0;
+/// The tokens of a start field, in two columns, are smaller and overlap more.
+const START_R: f64 = 10.5;
+const START_STEP: f64 = 15.0;
 const COLUMNS: f64 = 8.0;
 const GRID_X: f64 = MARGIN;
 const GRID_Y: f64 = MARGIN + TEXT_H;
@@ -157,26 +161,25 @@ fn draw_field(out: &mut String, position: &Position, field: u8) {
         let owner = if field == 1 { Side::White } else { Side::Black };
         let _ = write!(
             out,
-            r##"<text x="{}" y="{}" font-size="10" text-anchor="end" fill="#8a1c1c">{} start</text>"##,
-            num(x + CELL_W - 4.0),
-            num(y + 14.0),
-            owner,
+            r##"<text x="{}" y="{}" font-size="11" text-anchor="end" fill="#8a1c1c">start</text>"##,
+            num(x + CELL_W - 5.0),
+            num(y + 15.0),
         );
         // The owner's tokens still to leave on the left, the opponent's finished ones on the right.
         let own = position.at_start(owner) as usize;
         let finished = position.in_goal(owner.opponent()) as usize;
-        column(out, x + CELL_W * 0.3, y, &vec![owner; own], false);
-        column(out, x + CELL_W * 0.72, y, &vec![owner.opponent(); finished], false);
+        column(out, (x + CELL_W * 0.29, y), &vec![owner; own], false, (START_R, START_STEP));
+        column(out, (x + CELL_W * 0.71, y), &vec![owner.opponent(); finished], false, (START_R, START_STEP));
     } else {
-        column(out, x + CELL_W / 2.0, y, &tokens, true);
+        column(out, (x + CELL_W / 2.0, y), &tokens, true, (TOKEN_R, STEP));
     }
     out.push_str("</g>");
 }
 
-/// Tokens bottom to top in one column of a field; with `pins`, every token under another is
-/// pinned.
-fn column(out: &mut String, cx: f64, top: f64, tokens: &[Side], pins: bool) {
-    let base = top + CELL_H - TOKEN_R - 6.0;
+/// Tokens bottom to top in one column of a field whose cell has its top at `top`, each of
+/// radius `r`, `step` apart; with `pins`, every token under another is pinned.
+fn column(out: &mut String, (cx, top): (f64, f64), tokens: &[Side], pins: bool, (r, step): (f64, f64)) {
+    let base = top + CELL_H - r - 6.0;
     for (k, &side) in tokens.iter().take(DRAWN).enumerate() {
         let (fill, stroke) = colour(side);
         let pinned = if pins && k + 1 < tokens.len() { r#" data-pinned="true""# } else { "" };
@@ -185,8 +188,8 @@ fn column(out: &mut String, cx: f64, top: f64, tokens: &[Side], pins: bool) {
             r#"<circle class="token" data-side="{}"{pinned} cx="{}" cy="{}" r="{}" fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>"#,
             side.name(),
             num(cx),
-            num(base - k as f64 * STEP),
-            num(TOKEN_R),
+            num(base - k as f64 * step),
+            num(r),
         );
     }
     if tokens.len() > DRAWN {
@@ -196,7 +199,7 @@ fn column(out: &mut String, cx: f64, top: f64, tokens: &[Side], pins: bool) {
             out,
             r#"<text class="count" x="{}" y="{}" font-size="13" font-weight="bold" text-anchor="middle" fill="{text}" stroke="{stroke}" stroke-width="0">{}</text>"#,
             num(cx),
-            num(base - (DRAWN - 1) as f64 * STEP + 4.5),
+            num(base - (DRAWN - 1) as f64 * step + 4.5),
             tokens.len(),
         );
     }

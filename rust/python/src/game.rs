@@ -320,6 +320,17 @@ impl Game {
         self.read(py, |g| g.rules().cube_max)
     }
 
+    /// The current state as an SVG document: the board seen from the player on roll, the cube,
+    /// the dice if rolled, the score in a match.
+    fn to_svg(&self, py: Python<'_>) -> PyResult<String> {
+        self.read(py, crate::picture::game_svg)
+    }
+
+    /// The current state as SVG, for notebooks.
+    fn _repr_svg_(&self, py: Python<'_>) -> PyResult<String> {
+        self.to_svg(py)
+    }
+
     fn __repr__(&self, py: Python<'_>) -> String {
         self.read(py, |g| {
             let p = g.turn().unwrap_or(0);

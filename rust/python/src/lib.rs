@@ -14,6 +14,7 @@ mod cube_rollout;
 mod errors;
 mod game;
 mod met;
+mod picture;
 mod position;
 mod reader;
 mod rollout;

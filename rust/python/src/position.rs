@@ -121,6 +121,34 @@ impl Position {
         Ok(Play { inner: self.inner.parse_play(dice(d1, d2)?, text).py_err()? })
     }
 
+    /// The board as an SVG document, drawn by the Rust picture crate: `dice` as `(d1, d2)` or
+    /// `"31"`; the cube (`cube_value=None` draws none; `cube_owner` None, "us" or "them"); the
+    /// `score` `(ours, theirs)` and the match `length` (0: money); a `play` of this position (a
+    /// `Play`, or its notation with `dice`) drawn as arrows; the side at the `bottom`; `names`.
+    #[pyo3(signature = (dice=None, *, cube_value=Some(1), cube_owner=None, score=None, length=None, play=None, bottom="us", names=None))]
+    #[allow(clippy::too_many_arguments, clippy::wrong_self_convention)] // Python methods receive &self
+    fn to_svg(
+        &self,
+        dice: Option<&Bound<'_, PyAny>>,
+        cube_value: Option<i64>,
+        cube_owner: Option<&str>,
+        score: Option<(i64, i64)>,
+        length: Option<i64>,
+        play: Option<&Bound<'_, PyAny>>,
+        bottom: &str,
+        names: Option<(Option<String>, Option<String>)>,
+    ) -> PyResult<String> {
+        let args =
+            crate::picture::BoardArgs { dice, cube_value, cube_owner, score, length, play, bottom, names };
+        let options = crate::picture::board_options(&self.inner, args)?;
+        crate::picture::position_svg(&self.inner, &options)
+    }
+
+    /// The board as SVG, for notebooks.
+    fn _repr_svg_(&self) -> PyResult<String> {
+        self.to_svg(None, Some(1), None, None, None, None, "us", None)
+    }
+
     fn __str__(&self) -> String {
         self.inner.to_string()
     }
@@ -161,6 +189,17 @@ impl Play {
     #[getter]
     fn hits(&self) -> u32 {
         self.inner.hits()
+    }
+
+    /// The board after the play as an SVG document, with arrows from where its checkers were.
+    #[allow(clippy::wrong_self_convention)] // Python methods receive &self
+    fn to_svg(&self) -> PyResult<String> {
+        crate::picture::play_svg(&self.inner)
+    }
+
+    /// The board after the play as SVG, for notebooks.
+    fn _repr_svg_(&self) -> PyResult<String> {
+        self.to_svg()
     }
 
     fn __str__(&self) -> String {

@@ -89,6 +89,19 @@ impl BgPosition {
         Ok(plays.into_iter().map(|inner| BgPlay { inner }).collect())
     }
 
+    /// The track as an SVG document, drawn by the Rust picture crate: `dice` as `(d1, d2)` or
+    /// `"42"`, and a `play` of this position drawn as arrows.
+    #[pyo3(signature = (dice=None, *, play=None))]
+    #[allow(clippy::wrong_self_convention)] // Python methods receive &self
+    fn to_svg(&self, dice: Option<&Bound<'_, PyAny>>, play: Option<&BgPlay>) -> PyResult<String> {
+        crate::picture::track(&self.inner, dice, play.map(|p| &p.inner))
+    }
+
+    /// The track as SVG, for notebooks.
+    fn _repr_svg_(&self) -> PyResult<String> {
+        self.to_svg(None, None)
+    }
+
     fn __str__(&self) -> String {
         self.inner.to_string()
     }
@@ -135,6 +148,17 @@ impl BgPlay {
     #[getter]
     fn is_pass(&self) -> bool {
         self.inner.is_pass()
+    }
+
+    /// The position after the play as an SVG document, with its moves as arrows.
+    #[allow(clippy::wrong_self_convention)] // Python methods receive &self
+    fn to_svg(&self) -> PyResult<String> {
+        crate::picture::track(&self.inner.position, None, Some(&self.inner))
+    }
+
+    /// The position after the play as SVG, for notebooks.
+    fn _repr_svg_(&self) -> PyResult<String> {
+        self.to_svg()
     }
 
     fn __str__(&self) -> String {

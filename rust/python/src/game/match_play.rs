@@ -149,6 +149,17 @@ impl Match {
         self.inner.to_mat().py_err()
     }
 
+    /// The current game as an SVG document, with the score, the cube, the dice if rolled and the
+    /// players' names.
+    fn to_svg(&self) -> PyResult<String> {
+        crate::picture::match_svg(&self.inner)
+    }
+
+    /// The current game as SVG, for notebooks.
+    fn _repr_svg_(&self) -> PyResult<String> {
+        self.to_svg()
+    }
+
     fn __repr__(&self) -> String {
         let [a, b] = self.inner.score();
         let length = match self.inner.length() {
