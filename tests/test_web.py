@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -264,6 +265,29 @@ def test_battlegammon_is_played_on_its_own_tab(page: Page) -> None:
         assert f"play {play['play']}" in state["actions"]
     assert clicked
     expect(page.locator("#bg-log li")).not_to_have_count(0)
+
+
+def test_a_match_file_is_analysed_and_stepped_through_to_its_errors(page: Page) -> None:
+    # A 5-point match with deliberate errors, from the analysis fixtures.
+    mat = Path(__file__).parent / "fixtures" / "analysis" / "noisy_5pt_e.mat"
+    page.click("#tab-match")
+    page.set_input_files("#match-file", str(mat))
+    page.select_option("#match-ply", "0")
+    with page.expect_response(lambda r: "/v1/analyse" in r.url) as answer:
+        page.click("#match-analyse")
+    assert answer.value.status == 200, answer.value.text()
+    expect(page.locator("#match-status")).to_have_attribute("data-state", "done")
+    analysis = page.evaluate("review.analysis")
+    # One row per player under the header, one item per decision of the server's analysis.
+    expect(page.locator("#match-players tr")).to_have_count(3)
+    expect(page.locator("#match-decisions li")).to_have_count(len(analysis["decisions"]))
+    expect(page.locator("#match-board svg")).to_be_visible()
+    marked = [k for k, d in enumerate(analysis["decisions"]) if d["mark"]]
+    assert marked, "the fixture has errors"
+    page.click("#match-next-error")
+    expect(page.locator("#match-decisions li.current")).to_have_class(re.compile("mark-"))
+    assert page.evaluate("review.index") == marked[0]
+    expect(page.locator("#match-decision")).not_to_have_attribute("data-mark", "")
 
 
 def test_bad_input_shows_the_server_s_message(page: Page, errors: list[str]) -> None:

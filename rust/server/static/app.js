@@ -578,6 +578,112 @@ function rolloutEvent(name, data) {
   }
 }
 
+// ----- a match analysed -----
+
+const review = { analysis: null, index: -1 };
+
+async function analyseMatch(event) {
+  event.preventDefault();
+  const file = document.getElementById("match-file").files[0];
+  const text = file ? await file.text() : document.getElementById("match-text").value;
+  if (!text.trim()) throw new Error("choose a .mat file or paste one");
+  const ply = document.getElementById("match-ply").value;
+  const status = document.getElementById("match-status");
+  status.textContent = "analysing...";
+  status.dataset.state = "running";
+  const h = headers(false);
+  h["Content-Type"] = "text/plain; charset=utf-8";
+  const response = await fetch("/v1/analyse" + (ply === "" ? "" : "?ply=" + ply), {
+    method: "POST", headers: h, body: text,
+  });
+  if (!response.ok) {
+    status.textContent = "";
+    status.dataset.state = "failed";
+    throw await refusal(response);
+  }
+  review.analysis = await response.json();
+  review.index = -1;
+  const a = review.analysis;
+  const marked = a.decisions.filter((d) => d.mark).length;
+  status.textContent = `${a.length ? a.length + "-point match" : "money session"}, ${a.games} game(s), ` +
+    `${a.decisions.length} decisions at ${a.ply}-ply, ${marked} marked`;
+  status.dataset.state = "done";
+  const table = element("table", undefined, "ranking");
+  const head = element("tr");
+  for (const h2 of ["player", "decisions", "error rate", "PR", "rating", "luck"]) head.append(element("th", h2));
+  table.append(head);
+  for (const p of a.players) {
+    const row = element("tr");
+    row.append(element("td", p.name), element("td", String(p.decisions)),
+      element("td", tenths(p.error_rate)), element("td", tenths(p.pr)), element("td", String(p.rating ?? "-")),
+      element("td", p.luck == null ? "-" : fixed(p.luck)));
+    table.append(row);
+  }
+  document.getElementById("match-players").replaceChildren(table);
+  const list = document.getElementById("match-decisions");
+  list.replaceChildren();
+  a.decisions.forEach((d, k) => {
+    const item = element("li");
+    if (d.mark) item.classList.add("mark-" + d.mark.replace(" ", "-"));
+    const button = element("button", decisionLine(d));
+    button.type = "button";
+    button.addEventListener("click", () => guarded(() => showDecision(k)));
+    item.append(button);
+    list.append(item);
+  });
+  for (const id of ["match-previous", "match-next", "match-next-error"]) {
+    document.getElementById(id).disabled = a.decisions.length === 0;
+  }
+  if (a.decisions.length) await showDecision(0);
+}
+
+function tenths(x) {
+  return x == null ? "-" : x.toFixed(1);
+}
+
+function decisionLine(d) {
+  const who = review.analysis.players[d.player] ? review.analysis.players[d.player].name : "player " + d.player;
+  const dice = d.dice ? ` ${d.dice[0]}${d.dice[1]}` : "";
+  const lost = d.equity_lost > 0 ? ` (${fixed(-d.equity_lost)})` : "";
+  const mark = d.mark ? ` ${d.mark}` : "";
+  return `game ${d.game}: ${who}${dice} ${d.kind} ${d.played || ""}${lost}${mark}`;
+}
+
+async function showDecision(k) {
+  const a = review.analysis;
+  if (!a || k < 0 || k >= a.decisions.length) return;
+  review.index = k;
+  const d = a.decisions[k];
+  for (const [i, item] of document.querySelectorAll("#match-decisions li").entries()) {
+    item.classList.toggle("current", i === k);
+  }
+  const text = document.getElementById("match-decision");
+  let line = decisionLine(d);
+  if (d.best && d.best !== d.played) line += ` - best: ${d.best}`;
+  if (d.cube_label) line += ` - ${d.cube_label}`;
+  text.textContent = line;
+  text.dataset.mark = d.mark || "";
+  const id = d.position_id + (d.match_id ? ":" + d.match_id : "");
+  const play = d.kind === "checker" && d.played ? d.played : null;
+  const board = document.getElementById("match-board");
+  try {
+    await showBoard(board, id, d.dice, null, play);
+  } catch (error) {
+    // A play the picture cannot draw as arrows still leaves the position to show.
+    if (!(error instanceof ApiError) || error.status !== 400 || !play) throw error;
+    await showBoard(board, id, d.dice, null, null);
+  }
+}
+
+async function nextError() {
+  const a = review.analysis;
+  if (!a) return;
+  for (let k = review.index + 1; k < a.decisions.length; k++) {
+    if (a.decisions[k].mark) return showDecision(k);
+  }
+  showError(new Error("no marked decision after this one"));
+}
+
 // ----- Battlegammon -----
 
 const bg = { request: null, state: null, picker: new Picker() };
@@ -701,6 +807,10 @@ function wire() {
   on("analyse-plays", "click", analysePlays);
   on("analyse-cube", "click", analyseCube);
   on("rollout-form", "submit", rollout);
+  on("match-form", "submit", analyseMatch);
+  on("match-previous", "click", () => showDecision(review.index - 1));
+  on("match-next", "click", () => showDecision(review.index + 1));
+  on("match-next-error", "click", nextError);
   on("bg-new", "submit", bgNew);
   on("bg-roll", "click", () => bgSend([...bg.state.actions, "roll"]));
   on("bg-undo", "click", async () => {
