@@ -105,3 +105,21 @@ def test_batches_take_the_cube():
     (a,) = gammon.rollout_batch([CONTACT], trials=36, seed=5, truncate=4, context=ctx)
     b = rollout(CONTACT, trials=36, seed=5, truncate=4, context=ctx)
     assert a.cubeful_equity == b.cubeful_equity
+
+
+def test_ray_tasks_carry_the_context_as_plain_data():
+    # What a Ray task runs (the chunk function, its context as plain data that pickles), merged,
+    # is the local result bit for bit; Ray itself is not needed to check that.
+    from gammon.batch_rollout import _context, _context_spec, _rollout_chunk
+
+    ctx = CubeContext.match((3, 5), value=2, owner="them")
+    spec = _context_spec(ctx)
+    assert _context(pickle.loads(pickle.dumps(spec))) == ctx
+    money = CubeContext.money(value=2, owner="us", jacoby=True, beavers=True)
+    assert _context(_context_spec(money)) == money
+    parts = [_rollout_chunk(CONTACT, 36, 9, first, "net", 4, True, spec) for first in (0, 36)]
+    local = rollout(CONTACT, trials=72, seed=9, truncate=4, context=ctx)
+    merged = merge_rollouts(parts)
+    assert (merged.cubeful_equity, merged.mwc) == (local.cubeful_equity, local.mwc)
+    with pytest.raises(GammonError, match="context"):
+        _context_spec("money")  # type: ignore[arg-type]
