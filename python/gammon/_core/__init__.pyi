@@ -503,25 +503,6 @@ class RolloutResult:
     def setup(self) -> str: ...
     @property
     def games_per_second(self) -> float: ...
-    def __reduce__(self) -> tuple[object, tuple[object, ...]]: ...
-    def flipped(self) -> RolloutResult: ...
-
-def rollout(
-    position: Position | ReadPosition | str,
-    trials: int = 1296,
-    seed: int = 0,
-    threads: int | None = None,
-    policy: str = "net",
-    truncate: int | None = None,
-    variance_reduction: bool = True,
-    first_trial: int = 0,
-    max_std_error: float | None = None,
-    progress: Callable[[RolloutResult], bool | None] | None = None,
-) -> RolloutResult: ...
-def rollout_plays(
-    position: Position,
-    d1: int,
-    d2: int,
     @property
     def cubeful_equity(self) -> float | None: ...
     @property
@@ -530,9 +511,9 @@ def rollout_plays(
     def mwc(self) -> float | None: ...
     @property
     def mwc_std_error(self) -> float | None: ...
-    trials: int = 1296,
-    seed: int = 0,
-    threads: int | None = None,
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]: ...
+    def flipped(self) -> RolloutResult: ...
+
 @final
 class CubeRolloutResult:
     """A cube decision rolled out: "no double" and "double, take" over the same dice."""
@@ -580,19 +561,39 @@ def rollout_cube(
     ply: int = 0,
     progress: Callable[[RolloutResult], bool | None] | None = None,
 ) -> CubeRolloutResult: ...
+def rollout(
+    position: Position | ReadPosition | str,
+    trials: int = 1296,
+    seed: int = 0,
+    threads: int | None = None,
+    policy: str = "net",
+    truncate: int | None = None,
+    variance_reduction: bool = True,
+    first_trial: int = 0,
+    max_std_error: float | None = None,
+    progress: Callable[[RolloutResult], bool | None] | None = None,
+    context: CubeContext | None = None,
+    ply: int = 0,
+) -> RolloutResult: ...
+def rollout_plays(
+    position: Position,
+    d1: int,
+    d2: int,
+    trials: int = 1296,
+    seed: int = 0,
+    threads: int | None = None,
     policy: str = "net",
     truncate: int | None = None,
     variance_reduction: bool = True,
 ) -> list[tuple[Play, RolloutResult]]: ...
 def merge_rollouts(results: list[RolloutResult]) -> RolloutResult: ...
+
 @final
 class AnalysisDecision:
     """One decision of an analysed match: a checker play, a cube or take decision, or a
     resignation."""
 
     @property
-    context: CubeContext | None = None,
-    ply: int = 0,
     def game(self) -> int: ...
     @property
     def action(self) -> int: ...
@@ -709,4 +710,5 @@ MAX_TRIALS: int
 
 def max_threads() -> int:
     """The most worker threads one rollout may ask for here: 4 per core, and at least 256."""
+
 def _rollout_result_from_state(state: tuple[object, ...]) -> RolloutResult: ...
