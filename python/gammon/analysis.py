@@ -17,9 +17,9 @@ def analyse(
     threads: int | None = None,
     progress: AnalysisProgress | None = None,
     *,
-    doubtful: float = 0.04,
-    bad: float = 0.08,
-    very_bad: float = 0.16,
+    doubtful: float = 0.03,
+    bad: float = 0.06,
+    very_bad: float = 0.12,
 ) -> Analysis:
     """Analyse every checker play, cube decision and resignation of ``match`` (a :class:`Match`,
     say from :meth:`Match.from_mat`) with the bot at ``ply`` (0, 1 or 2).
@@ -29,7 +29,7 @@ def analyse(
     counts; forced plays are listed but never counted. Equities are equivalent money equity
     normalised to the cube in play (GNU Backgammon's EMG), with the match winning chance beside
     them in match play. Errors from ``doubtful``, ``bad`` and ``very_bad`` (GNU Backgammon's
-    defaults 0.04, 0.08, 0.16) are marked. Each roll's luck is the equity of the best play of the
+    defaults 0.03, 0.06, 0.12) are marked. Each roll's luck is the equity of the best play of the
     dice rolled minus the average over all 21 rolls, at 0-ply.
 
     The decisions are judged in parallel on ``threads`` workers (``None``: every core) with the

@@ -8,7 +8,7 @@ matches, ``gnubg_decisions.csv`` and ``gnubg_players.csv``), analyses every matc
 
 * how many decisions each side found, and whether every unforced checker play gnubg judged is one
   of ours (matched by game, Position ID and dice);
-* where gnubg's error is 0.05 or more, how often ours is at least the doubtful mark (0.04), and
+* where gnubg's error is 0.05 or more, how often we mark one too (at least doubtful: 0.03, gnubg's default), and
   at least 0.05;
 * how far the two evaluators' errors differ (mean and percentiles of the absolute difference),
   how often the best play agrees, and the same for cube decisions (gnubg's match winning chances
@@ -110,17 +110,17 @@ def main() -> None:
     print(f"gnubg checker rows with no decision of ours: {missing}")
 
     big = [(r, d) for r, d in checker_pairs if float(r["error"]) >= 0.05]
-    marked = sum(1 for _, d in big if d.equity_lost >= 0.04)
+    marked = sum(1 for _, d in big if d.mark)
     same_cut = sum(1 for _, d in big if d.equity_lost >= 0.05)
     print(
-        f"gnubg errors >= 0.05: {len(big)}; ours >= 0.04 (marked): {marked} "
+        f"gnubg errors >= 0.05: {len(big)}; ours marked (>= 0.03): {marked} "
         f"({100 * marked / max(1, len(big)):.1f}%); ours >= 0.05: {same_cut} "
         f"({100 * same_cut / max(1, len(big)):.1f}%)"
     )
     ours_big = [(r, d) for r, d in checker_pairs if d.equity_lost >= 0.05]
-    confirmed = sum(1 for r, _ in ours_big if float(r["error"]) >= 0.04)
+    confirmed = sum(1 for r, _ in ours_big if float(r["error"]) >= 0.03)
     print(
-        f"our errors >= 0.05: {len(ours_big)}; gnubg's >= 0.04 there: {confirmed} "
+        f"our errors >= 0.05: {len(ours_big)}; gnubg's >= 0.03 (marked) there: {confirmed} "
         f"({100 * confirmed / max(1, len(ours_big)):.1f}%)"
     )
     diffs = [abs(float(r["error"]) - d.equity_lost) for r, d in checker_pairs]

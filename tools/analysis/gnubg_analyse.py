@@ -17,14 +17,15 @@ root::
      lists), and ``file,game,player,kind,,position_id,played,,nd,dt`` for cube decisions
      (``kind`` ``double``: gnubg's no-double and double/take values, cubeful; in match play
      they are match winning chances, which ``tools/analysis/compare.py`` turns into equities).
-   * ``gnubg_players.csv``: per file and player gnubg's statistics: unforced moves, close or
-     actual cube decisions, checker and cube error totals (EMG), luck total (EMG), and the error
-     rate in mEMG (what ``show statistics match`` prints).
+   * ``gnubg_players.csv``: per file and player gnubg's statistics as ``show statistics match``
+     prints them: unforced moves, close or actual cube decisions, checker and cube error totals
+     (EMG, as positive numbers), luck total (EMG), and the overall error rate in mEMG.
 
 Player names: gnubg's X is ``gnubg``, O is ``root`` (the left and right columns of the .mat).
 """
 
 import os
+import re
 
 import gnubg
 
@@ -106,18 +107,64 @@ def analyse(name, decisions, players):
                         an.get("skill", ""),
                     )
                 )
-    stats = m["stats"]
-    for side in ("X", "O"):
-        s = stats[side]
-        unforced = s["moves"]["unforced-moves"]
-        close = s["cube"]["close-cube"]
-        checker = s["moves"]["error-skill"]
-        cube = s["cube"]["error-skill"]
-        rate = 1000.0 * (checker + cube) / max(1, unforced + close)
+    # The statistics as gnubg prints them (``show statistics match``), read back from its output.
+    text = captured("show statistics match")
+    figures = {}
+    section = None
+    for line in text.splitlines():
+        if line.startswith("Chequerplay statistics"):
+            section = "checker"
+        elif line.startswith("Cube statistics"):
+            section = "cube"
+        elif line.startswith("Overall statistics"):
+            section = "overall"
+        elif line.startswith("Luck statistics"):
+            section = "luck"
+        # The MWC figures in parentheses are left out, leaving the labels and the two EMG columns.
+        cells = re.sub(r"\([^)]*\)", " ", line).split()
+        if line.startswith("Unforced moves"):
+            figures["unforced"] = cells[2:4]
+        elif line.startswith("Close or actual cube decisions"):
+            figures["close"] = cells[5:7]
+        elif line.startswith("Error total EMG") and section in ("checker", "cube"):
+            figures[section] = cells[3:5]
+        elif line.startswith("Error rate mEMG") and section == "overall":
+            figures["rate"] = cells[3:5]
+        elif line.startswith("Luck total EMG"):
+            figures["luck"] = cells[3:5]
+    for k, side in enumerate(("X", "O")):
         players.append(
-            "%s,%s,%d,%d,%.6f,%.6f,%.6f,%.3f"
-            % (name, names[side], unforced, close, checker, cube, s["dice"]["luck"], rate)
+            "%s,%s,%s,%s,%s,%s,%s,%s"
+            % (
+                name,
+                names[side],
+                figures["unforced"][k],
+                figures["close"][k],
+                abs(float(figures["checker"][k])),
+                abs(float(figures["cube"][k])),
+                figures["luck"][k],
+                abs(float(figures["rate"][k])),
+            )
         )
+
+
+def captured(command):
+    """What gnubg prints for ``command``, caught from its standard output."""
+    import sys
+    import tempfile
+
+    sys.stdout.flush()
+    with tempfile.TemporaryFile(mode="w+") as out:
+        saved = os.dup(1)
+        os.dup2(out.fileno(), 1)
+        try:
+            gnubg.command(command)
+            sys.stdout.flush()
+        finally:
+            os.dup2(saved, 1)
+            os.close(saved)
+        out.seek(0)
+        return out.read()
 
 
 def main():

@@ -3,8 +3,9 @@
 use gammon_core::dice::Dice;
 
 /// GNU Backgammon's default thresholds for marking a decision, in equivalent money equity
-/// (normalised to the cube in play): doubtful from 0.04, bad from 0.08, very bad from 0.16.
-pub const DEFAULT_THRESHOLDS: Thresholds = Thresholds { doubtful: 0.04, bad: 0.08, very_bad: 0.16 };
+/// (normalised to the cube in play): doubtful from 0.03, bad from 0.06, very bad from 0.12, as
+/// `show analysis` prints them in GNU Backgammon 1.07.
+pub const DEFAULT_THRESHOLDS: Thresholds = Thresholds { doubtful: 0.03, bad: 0.06, very_bad: 0.12 };
 
 /// The error sizes from which a decision is marked doubtful, bad or very bad.
 #[derive(Clone, Copy, Debug, PartialEq)]

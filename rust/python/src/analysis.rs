@@ -230,7 +230,10 @@ impl Analysis {
 
 /// Analyses every decision of `match` with the bot at `ply`; see `gammon.analyse`.
 #[pyfunction]
-#[pyo3(signature = (r#match, ply=Ply::default(), threads=None, progress=None, doubtful=0.04, bad=0.08, very_bad=0.16))]
+#[pyo3(
+    signature = (r#match, ply=Ply::default(), threads=None, progress=None, doubtful=0.03, bad=0.06, very_bad=0.12),
+    text_signature = "(match, ply=0, threads=None, progress=None, doubtful=0.03, bad=0.06, very_bad=0.12)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn analyse(
     py: Python<'_>,
