@@ -700,9 +700,9 @@ def analyse(
     ply: int = 0,
     threads: int | None = None,
     progress: Callable[[int, int], bool | None] | None = None,
-    doubtful: float = 0.04,
-    bad: float = 0.08,
-    very_bad: float = 0.16,
+    doubtful: float = 0.03,
+    bad: float = 0.06,
+    very_bad: float = 0.12,
 ) -> Analysis: ...
 
 MAX_TRIALS: int
