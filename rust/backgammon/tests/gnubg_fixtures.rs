@@ -25,6 +25,14 @@ fn check(name: &str) -> usize {
         let expected: BTreeSet<&str> = cols[3].split_whitespace().collect();
         let ours: BTreeSet<String> = position.legal_plays(dice).iter().map(|p| p.position.id()).collect();
         let ours: BTreeSet<&str> = ours.iter().map(|s| s.as_str()).collect();
+        // The positions-only generator must give the same set, each position once.
+        let only = gammon_backgammon::legal_positions(&position, dice);
+        let only_ids: BTreeSet<String> = only.iter().map(|p| p.id()).collect();
+        if only_ids.len() != only.len()
+            || only_ids.iter().map(|s| s.as_str()).collect::<BTreeSet<_>>() != expected
+        {
+            failures.push(format!("{} {}: legal_positions differs from gnubg", cols[0], dice.to_text()));
+        }
         if ours != expected {
             failures.push(format!(
                 "{} {}: gnubg {} results, ours {}; only gnubg: {:?}; only ours: {:?}",

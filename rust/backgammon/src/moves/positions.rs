@@ -150,13 +150,33 @@ fn doubles(
 /// comparison falls back to a scan of everything found.
 const TRACKED: usize = 96;
 
+/// What a play of two moves changed, exactly and in a few bytes: our count on each slot (0 standing
+/// for off) as the digits, from -2 to 2, of a number in base 16, and the points where a blot was
+/// hit. Two plays from one position lead to the same position exactly when their changes are equal.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct Change {
+    counts: i128,
+    hits: u32,
+}
+
+impl Change {
+    #[inline(always)]
+    fn of(from: usize, to: usize, hit: bool, from2: usize, to2: usize, hit2: bool) -> Change {
+        let digit = |slot: usize| 1i128 << (4 * slot);
+        Change {
+            counts: digit(to) + digit(to2) - digit(from) - digit(from2),
+            hits: (hit as u32) << to | (hit2 as u32) << to2,
+        }
+    }
+}
+
 /// Two different dice.
 fn mixed(p: &Position, high: usize, low: usize, out: &mut Vec<Position>) {
     let mask = occupied(p);
     let highest = top(mask);
     let open = open_points(p);
-    // Indices into `out` of the plays that may equal one another.
-    let mut tracked = [0u16; TRACKED];
+    // The plays that may equal one another, each as [`Change`]: few, so a scan finds a repeat.
+    let mut tracked = [Change::default(); TRACKED];
     let mut n_tracked = 0usize;
     let mut both = false;
     for (first, second) in [(high, low), (low, high)] {
@@ -167,7 +187,7 @@ fn mixed(p: &Position, high: usize, low: usize, out: &mut Vec<Position>) {
             froms &= !(1 << from);
             let to = landing(from, first);
             let mut q = *p;
-            q.apply_move(from, to);
+            let hit = q.apply_move(from, to);
             let q_mask = mask_after(mask, &q, from, to);
             let mut froms2 = movable(&q, q_mask);
             let plain_first = from != BAR && to != OFF;
@@ -187,10 +207,11 @@ fn mixed(p: &Position, high: usize, low: usize, out: &mut Vec<Position>) {
                 both = true;
                 let plain = plain_first && from2 != BAR && to2 != OFF && from2 != to && to2 != from;
                 let mut r = q;
-                r.apply_move(from2, to2);
+                let hit2 = r.apply_move(from2, to2);
                 if !plain {
+                    let change = Change::of(from, to, hit, from2, to2, hit2);
                     let seen = if n_tracked < TRACKED {
-                        tracked[..n_tracked].iter().any(|&k| out[k as usize] == r)
+                        tracked[..n_tracked].contains(&change)
                     } else {
                         out.contains(&r)
                     };
@@ -198,7 +219,7 @@ fn mixed(p: &Position, high: usize, low: usize, out: &mut Vec<Position>) {
                         continue;
                     }
                     if n_tracked < TRACKED {
-                        tracked[n_tracked] = out.len() as u16;
+                        tracked[n_tracked] = change;
                     }
                     n_tracked += 1;
                 }
