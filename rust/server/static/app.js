@@ -401,6 +401,12 @@ async function renderGame() {
   const link = document.getElementById("play-download");
   link.href = "data:text/plain;charset=utf-8," + encodeURIComponent(s.mat);
   updateEntered();
+  rendered();
+}
+
+// Counts the server's answers drawn, so that tests can wait for the next one.
+function rendered() {
+  document.body.dataset.rendered = String(Number(document.body.dataset.rendered || 0) + 1);
 }
 
 // The bot's view of the decision at hand: the ranked plays of the roll, or the cube decision.
@@ -762,6 +768,7 @@ async function bgRender() {
   }
   await bgBoard();
   await bgEntered();
+  rendered();
 }
 
 async function bgEntered() {
