@@ -3,6 +3,7 @@ as XML and checked against the markup contract of docs/pictures.md."""
 
 from __future__ import annotations
 
+import json
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -192,3 +193,24 @@ def test_the_battlegammon_track():
     assert len(groups(parse(p.to_svg(play=play)), "arrow")) == 2
     with pytest.raises(GammonError):
         p.to_svg((7, 1))
+
+
+def test_gammon_show_draws_the_board_the_svg_and_json(capsys, tmp_path):
+    from gammon.cli import main
+
+    assert main(["show", "4HPwATDgc/ABMA", "31"]) == 0
+    text = capsys.readouterr().out
+    assert "167" in text and "3-1" in text
+    # The picture of a whole XGID carries its match: the score and the cube (a 2-cube).
+    xgid = "XGID=-b----E-C---eE---c-e----B-:1:1:1:31:2:4:0:7:10"
+    assert main(["show", xgid, "--svg", "-"]) == 0
+    root = parse(capsys.readouterr().out)
+    assert groups(root, "cube")[0].get("data-value") == "2"
+    assert {t.get("data-length") for t in classed(root, "text", "score")} == {"7"}
+    assert sorted(d.get("data-value") for d in groups(root, "die")) == ["1", "3"]
+    out = tmp_path / "board.svg"
+    assert main(["show", "initial", "--svg", str(out), "--bottom", "them"]) == 0
+    assert len(checkers(parse(out.read_text()))) == 30
+    assert main(["show", "initial", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["position"] == "4HPwATDgc/ABMA" and data["pips"] == [167, 167]

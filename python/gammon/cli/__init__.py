@@ -477,6 +477,12 @@ def _hint(args: argparse.Namespace) -> int:
     return hint(args)
 
 
+def _show(args: argparse.Namespace) -> int:
+    from gammon.cli.show import show
+
+    return show(args)
+
+
 def _analyse(args: argparse.Namespace) -> int:
     from gammon.cli.analyse import run
 
@@ -566,6 +572,28 @@ def build_parser() -> argparse.ArgumentParser:
     )
     advice.add_argument("--json", action="store_true", help="machine-readable output")
     advice.set_defaults(run=_hint)
+
+    board = sub.add_parser(
+        "show",
+        help="a position as a board in the terminal, or as an SVG picture",
+        description="Show a position as a board. A PositionID:MatchID or an XGID also carries the cube, "
+        "the score and the dice rolled, which the SVG picture draws.",
+    )
+    board.add_argument("position", help="Position ID, PositionID:MatchID, XGID, 26 ints or 'initial'")
+    board.add_argument(
+        "dice", nargs="*", help="dice to draw, e.g. 31 or 3-1 (default: the ID's dice, if any)"
+    )
+    board.add_argument(
+        "--svg", metavar="FILE", default=None, help="write the board as an SVG picture to FILE ('-': stdout)"
+    )
+    board.add_argument(
+        "--bottom",
+        choices=("us", "them"),
+        default="us",
+        help="the side drawn at the bottom of the picture: us, the player on roll (default), or them",
+    )
+    board.add_argument("--json", action="store_true", help="machine-readable output: IDs, board, pips")
+    board.set_defaults(run=_show)
 
     roll = sub.add_parser("rollout", help="roll a position out (Monte Carlo, cubeless or with the cube)")
     roll.add_argument(

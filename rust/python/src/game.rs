@@ -321,14 +321,17 @@ impl Game {
     }
 
     /// The current state as an SVG document: the board seen from the player on roll, the cube,
-    /// the dice if rolled, the score in a match.
-    fn to_svg(&self, py: Python<'_>) -> PyResult<String> {
-        self.read(py, crate::picture::game_svg)
+    /// the dice if rolled (or `dice`), the score in a match; `bottom` "us" (the player on roll)
+    /// or "them".
+    #[pyo3(signature = (dice=None, *, bottom="us"))]
+    #[allow(clippy::wrong_self_convention)] // Python methods receive &self
+    fn to_svg(&self, py: Python<'_>, dice: Option<&Bound<'_, PyAny>>, bottom: &str) -> PyResult<String> {
+        self.read(py, |g| crate::picture::game_svg(g, dice, bottom))
     }
 
     /// The current state as SVG, for notebooks.
     fn _repr_svg_(&self, py: Python<'_>) -> PyResult<String> {
-        self.to_svg(py)
+        self.to_svg(py, None, "us")
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {

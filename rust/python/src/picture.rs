@@ -114,14 +114,23 @@ pub fn play_svg(play: &gammon_backgammon::Play) -> PyResult<String> {
     board_svg(&play.position, &options).py_err()
 }
 
+/// `options` with the `dice` (if given, else those rolled) and the side at the `bottom`.
+fn adjusted(mut options: BoardOptions, dice: Option<&Bound<'_, PyAny>>, bottom: &str) -> PyResult<BoardOptions> {
+    if let Some(d) = dice {
+        options.dice = Some(dice_arg(d)?);
+    }
+    options.bottom = side(Some(bottom), "bottom")?.unwrap_or_default();
+    Ok(options)
+}
+
 /// A game's current state: its position, cube, dice and score.
-pub fn game_svg(game: &Game) -> PyResult<String> {
-    board_svg(&game.position(), &BoardOptions::from_game(game)).py_err()
+pub fn game_svg(game: &Game, dice: Option<&Bound<'_, PyAny>>, bottom: &str) -> PyResult<String> {
+    board_svg(&game.position(), &adjusted(BoardOptions::from_game(game), dice, bottom)?).py_err()
 }
 
 /// A match's current game, with the score and the players' names.
-pub fn match_svg(m: &Match) -> PyResult<String> {
-    board_svg(&m.game().position(), &BoardOptions::from_match(m)).py_err()
+pub fn match_svg(m: &Match, dice: Option<&Bound<'_, PyAny>>, bottom: &str) -> PyResult<String> {
+    board_svg(&m.game().position(), &adjusted(BoardOptions::from_match(m), dice, bottom)?).py_err()
 }
 
 /// A Battlegammon position, with the dice and a play's arrows when given.

@@ -149,15 +149,17 @@ impl Match {
         self.inner.to_mat().py_err()
     }
 
-    /// The current game as an SVG document, with the score, the cube, the dice if rolled and the
-    /// players' names.
-    fn to_svg(&self) -> PyResult<String> {
-        crate::picture::match_svg(&self.inner)
+    /// The current game as an SVG document, with the score, the cube, the dice if rolled (or
+    /// `dice`) and the players' names; `bottom` "us" (the player on roll) or "them".
+    #[pyo3(signature = (dice=None, *, bottom="us"))]
+    #[allow(clippy::wrong_self_convention)] // Python methods receive &self
+    fn to_svg(&self, dice: Option<&Bound<'_, PyAny>>, bottom: &str) -> PyResult<String> {
+        crate::picture::match_svg(&self.inner, dice, bottom)
     }
 
     /// The current game as SVG, for notebooks.
     fn _repr_svg_(&self) -> PyResult<String> {
-        self.to_svg()
+        self.to_svg(None, "us")
     }
 
     fn __repr__(&self) -> String {
