@@ -123,3 +123,12 @@ def test_ray_tasks_carry_the_context_as_plain_data():
     assert (merged.cubeful_equity, merged.mwc) == (local.cubeful_equity, local.mwc)
     with pytest.raises(GammonError, match="context"):
         _context_spec("money")  # type: ignore[arg-type]
+
+
+def test_a_cubeful_rollout_stops_on_the_cubeful_standard_error():
+    ctx = CubeContext.money()
+    full = rollout(CONTACT, trials=1296, seed=3, truncate=4, context=ctx, threads=2)
+    bound = full.cubeful_std_error * 1.5  # reached well before the end, after a block of 36
+    r = rollout(CONTACT, trials=1296, seed=3, truncate=4, context=ctx, threads=2, max_std_error=bound)
+    assert r.converged and r.trials % 36 == 0 and r.trials < 1296
+    assert r.cubeful_std_error < bound

@@ -47,10 +47,11 @@ def rollout(
     which plays as well as judging them all within what a 40,000-game duel can tell),
     ``"net-all"`` (the bot's own nets judging every play, as :class:`Bot` does at 0-ply: stronger,
     about 2.5 times slower), ``"pubeval"`` (Tesauro's linear evaluator: weaker, far faster, no
-    variance reduction) or ``"random"``. ``max_std_error`` stops early
-    once the equity's standard error is below it. ``progress`` is called about ten times a second with
-    the running result; returning ``False`` stops the rollout. Ctrl-C stops it too and returns the
-    partial result (``cancelled`` is then true). The work runs in Rust with the GIL released.
+    variance reduction) or ``"random"``. ``max_std_error`` stops early once the equity's standard
+    error (the cubeful one with a ``context``) is below it. ``progress`` is called about ten times
+    a second with the running result; returning ``False`` stops the rollout. Ctrl-C stops it too
+    and returns the partial result (``cancelled`` is then true). The work runs in Rust with the GIL
+    released.
 
     With a ``context`` (a :class:`CubeContext`, seen by the player on roll: money or a match score,
     the cube's value and owner) every trial plays the cube: before each roll the player on roll

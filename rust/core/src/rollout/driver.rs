@@ -248,7 +248,7 @@ where
                 let done = sums.trials;
                 if done % block == 0
                     && done >= options.min_trials.max(2)
-                    && sums.equity_std_error(variance_reduction) < bound
+                    && sums.equity_std_error(variance_reduction, kind) < bound
                 {
                     converged = true;
                     break;

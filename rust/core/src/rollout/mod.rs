@@ -78,8 +78,9 @@ pub struct RolloutOptions {
     /// roll once, and every block of 1296 (1080) each pair of first and second rolls once, in a
     /// seeded order. Default true.
     pub quasi_random: bool,
-    /// Stop once the standard error of the equity is below this bound. It is checked only after a
-    /// whole block of 36 trials (30 for an opening) so the stopping point is reproducible.
+    /// Stop once the standard error of the equity (the cubeful one in a cubeful rollout) is below
+    /// this bound. It is checked only after a whole block of 36 trials (30 for an opening) so the
+    /// stopping point is reproducible.
     pub max_std_error: Option<f64>,
     /// Trials to run at least before stopping on `max_std_error`. Default 324.
     pub min_trials: u64,

@@ -299,8 +299,13 @@ impl RolloutSums {
         self.plain.mean(k, self.trials)
     }
 
-    /// Standard error of the equity that the rollout reports (luck-adjusted when `reduced`).
-    pub(crate) fn equity_std_error(&self, reduced: bool) -> f64 {
+    /// Standard error of the equity that the rollout of kind `cube` reports first: the cubeful
+    /// one (of not doubling, in a cube-decision rollout) when the cube is played, else the
+    /// cubeless one (luck-adjusted when `reduced`).
+    pub(crate) fn equity_std_error(&self, reduced: bool, cube: CubeKind) -> f64 {
+        if cube != CubeKind::None {
+            return self.plain_std_error(CUBEFUL);
+        }
         let m = if reduced { &self.reduced } else { &self.plain };
         m.std_error(EQUITY, self.trials)
     }
