@@ -176,7 +176,9 @@ fn gnubg_exports_load_in_ours() {
 const EDGES: [(&str, [u32; 2], &[u32]); 5] = [
     ("edge_and_the_match.mat", [1, 0], &[1]),
     ("edge_resign_after_roll.mat", [1, 1], &[1, 1]),
-    ("edge_deciding_match_length.mat", [3, 0], &[1, 2]),
+    // gnubg reads `Wins 3` with the cube at 2 as a resigned gammon: 4 points (checked with
+    // `python tools/mat_gnubg.py tests/fixtures/mat`).
+    ("edge_deciding_match_length.mat", [3, 0], &[1, 4]),
     ("edge_deciding_points_needed.mat", [3, 0], &[4]),
     ("edge_losses_empty_name.mat", [1, 1], &[1, 1]),
 ];
@@ -203,12 +205,8 @@ fn other_producers_layouts_read() {
 fn inconsistent_files_are_refused_with_the_line() {
     let head = " 3 point match\n\n Game 1\n Alice : 0                      Bob : 0\n";
     let cases = [
-        // Five points with the cube at 1, and the match not decided.
-        ("  1) 31: 8/5 6/5                 64: 24/18 13/9\n      Wins 5 points\n", "line 6"),
         // A roll with a legal play left unplayed, then the game goes on.
         ("  1) 31: 8/5 6/5                 42:\n  2) 62: 24/18 13/11\n", "line 5"),
-        // The roller himself "wins" after leaving his roll unplayed.
-        ("  1) 31: 8/5 6/5                 42:\n                                 Wins 1 point\n", "line 5"),
         // A 1-point drop does not end the match, so 2 points is wrong.
         ("  1) 31: 8/5 6/5                 64: 24/18 13/9\n  2)  Doubles => 2                Drops\n      Wins 2 points and the match\n", "line 7"),
     ];
@@ -216,4 +214,10 @@ fn inconsistent_files_are_refused_with_the_line() {
         let e = Match::from_mat(&format!("{head}{body}")).unwrap_err().to_string();
         assert!(e.contains(line), "{body:?}: {e}");
     }
+    // Five points with the cube at 1 in a 7-point match: not 1-3 times the cube, and even a
+    // backgammon would not decide the match.
+    let seven = head.replace(" 3 point match", " 7 point match");
+    let body = "  1) 31: 8/5 6/5                 64: 24/18 13/9\n      Wins 5 points\n";
+    let e = Match::from_mat(&format!("{seven}{body}")).unwrap_err().to_string();
+    assert!(e.contains("line 6") && e.contains("not a win of the match"), "{e}");
 }

@@ -244,6 +244,8 @@ fn apply_entry(m: &mut Match, player: u8, entry: Entry, line_no: usize) -> Resul
     let g = m.game_mut();
     let before = g.context().score[player as usize];
     if let Entry::Wins(n) = entry {
+        // A resignation whose points are not 1-3 times the cube, read as GNU Backgammon reads it.
+        let mut rounded = false;
         if !g.is_over() {
             // A resignation: by the loser whether or not he was to act (a resignation or a
             // timeout while the winner was on roll shows the same way).
@@ -251,14 +253,27 @@ fn apply_entry(m: &mut Match, player: u8, entry: Entry, line_no: usize) -> Resul
             let kind = (n % value == 0).then(|| ResultKind::from_multiplier(n / value)).flatten();
             let kind = match kind {
                 Some(kind) => kind,
-                None if before + value >= length && match_points(length, before, n) => ResultKind::Single,
                 None => {
-                    return Err(bad(
-                        line_no,
-                        format!(
-                        "player {player} wins {n} points with the cube at {value}: not 1-3 times the cube"
-                    ),
-                    ))
+                    // Producers write such numbers in the game that ends the match: the points
+                    // the winner needed, the match length, or for a match abandoned 4016 (say).
+                    // GNU Backgammon reads them as the points over the cube rounded up, at most a
+                    // backgammon; so do we, when that result does end the match.
+                    let k = n.div_ceil(value).clamp(1, 3);
+                    match ResultKind::from_multiplier(k) {
+                        Some(kind) if n > 0 && length > 0 && before + k * value >= length => {
+                            rounded = true;
+                            kind
+                        }
+                        _ => {
+                            return Err(bad(
+                                line_no,
+                                format!(
+                                    "player {player} wins {n} points with the cube at {value}: not 1-3 \
+                                     times the cube, and not a win of the match"
+                                ),
+                            ))
+                        }
+                    }
                 }
             };
             if g.resignation().is_some() {
@@ -269,7 +284,9 @@ fn apply_entry(m: &mut Match, player: u8, entry: Entry, line_no: usize) -> Resul
         }
         let r = g.result().expect("the game is over");
         let ends_match = length > 0 && before + r.points >= length;
-        let same = r.points == n || (ends_match && match_points(length, before, n));
+        let beyond_backgammon = n > 3 * g.cube_value();
+        let same = r.points == n
+            || (ends_match && (rounded || match_points(length, before, n) || beyond_backgammon));
         if r.winner != player || !same {
             return Err(bad(
                 line_no,
