@@ -178,6 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("paths", nargs="*", help=f"files or directories (default {CORPUS})")
     parser.add_argument("--gnubg", default=shutil.which("gnubg") or "/usr/games/gnubg", help="gnubg binary")
     parser.add_argument("--json", action="store_true", help="also print the results as JSON")
+    parser.add_argument("--batch", type=int, default=100, help="files per gnubg process (default 100)")
     parser.add_argument(
         "--update-manifest",
         action="store_true",
@@ -190,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     paths = files_of(args.paths or [str(CORPUS)])
     if not Path(args.gnubg).exists():
         parser.error(f"no gnubg at {args.gnubg} (apt-get install gnubg)")
-    readings = gnubg_readings(paths, args.gnubg)
+    readings = gnubg_readings(paths, args.gnubg, max(1, args.batch))
     totals = {"files": len(paths), "agree": 0, "both_refuse": 0, "refused_here": 0, "differ": 0}
     results = {}
     for p in paths:
