@@ -75,6 +75,11 @@ def _kind_words(d: AnalysisDecision) -> str:
     return d.kind
 
 
+def _label(d: AnalysisDecision) -> str:
+    """The bot's cube decision in words after a cube or take decision, e.g. ``(Double, pass)``."""
+    return f" ({d.cube_label})" if d.cube_label else ""
+
+
 def summary(a: Analysis) -> str:
     """Per player: decisions, error rate with GNU Backgammon's rating, PR, luck; then the blunders
     with their Position ID, the play made and the best play."""
@@ -95,7 +100,7 @@ def summary(a: Analysis) -> str:
             name = a.players[d.player].name
             lines.append(
                 f"  game {d.game + 1}, {name}, {_kind_words(d)}: {d.position_id}:{d.match_id} "
-                f"played {d.played or '(nothing)'}, best {d.best} (-{d.equity_lost:.3f})"
+                f"played {d.played or '(nothing)'}, best {d.best}{_label(d)} (-{d.equity_lost:.3f})"
             )
     return "\n".join(lines)
 
@@ -127,15 +132,10 @@ def _graph(a: Analysis, game: int) -> str:
     )
 
 
-def _board(position_id: str) -> str:
-    to_svg = getattr(Position, "to_svg", None)
-    if to_svg is None:
-        return ""
-    try:
-        svg: str = Position.from_id(position_id).to_svg()  # type: ignore[attr-defined]
-    except (GammonError, TypeError):
-        return ""
-    return svg
+def _board(d: AnalysisDecision) -> str:
+    """The board before the decision, with the dice of a checker play, as an inline SVG."""
+    position = Position.from_id(d.position_id)
+    return position.to_svg(d.dice) if d.dice else position.to_svg()
 
 
 def html_report(a: Analysis, source: str) -> str:
@@ -156,7 +156,7 @@ def html_report(a: Analysis, source: str) -> str:
             f"<li><b>game {d.game + 1}, {e(a.players[d.player].name)}</b>, {e(_kind_words(d))}: "
             f"played <code>{e(d.played or '(nothing)')}</code>, best <code>{e(d.best)}</code>, "
             f"-{d.equity_lost:.3f}<br><code>{e(d.position_id)}:{e(d.match_id)}</code>"
-            f"<div>{_board(d.position_id)}</div></li>"
+            f"<div>{_board(d)}</div></li>"
         )
     listed = "<ul>" + "".join(blunders) + "</ul>" if blunders else "<p>No blunders.</p>"
     return f"""<!DOCTYPE html>
