@@ -13,20 +13,23 @@
 //!   from the larger-die-first pass and skipped in the other one. Every other play (a checker that
 //!   moves twice, a bear-off, an entry) is compared with the few other such plays found so far.
 
-use super::{movable, occupied, top};
+use super::{movable, top};
 use crate::board::{Position, BAR, OFF};
 use gammon_core::dice::Dice;
 
-/// Points 1..=24 that the opponent does not hold with two or more checkers, as bits. Our moves
-/// only ever hit blots, so this stays true for a whole play.
+/// Our occupied slots (as [`super::occupied`]) and the points 1..=24 that the opponent does not
+/// hold with two or more checkers, as bits, in one pass over the whole board, which the compiler
+/// can turn into vector compares. Our moves only ever hit blots, so open points stay open for a
+/// whole play.
 #[inline(always)]
-fn open_points(p: &Position) -> u32 {
+fn occupied_and_open(p: &Position) -> (u32, u32) {
     let b = p.board();
-    let mut open = 0u32;
-    for (i, &n) in b.iter().enumerate().take(25).skip(1) {
+    let (mut ours, mut open) = (0u32, 0u32);
+    for (i, &n) in b.iter().enumerate() {
+        ours |= ((n > 0) as u32) << i;
         open |= ((n >= -1) as u32) << i;
     }
-    open
+    (ours & !1, open & 0x01FF_FFFE)
 }
 
 /// The slots of `froms` (see [`movable`]) from which a checker can move `die`: onto an open point,
@@ -80,9 +83,9 @@ pub fn legal_positions_into(position: &Position, dice: Dice, out: &mut Vec<Posit
     out.clear();
     let high = dice.high() as usize;
     if dice.is_double() {
-        let mask = occupied(position);
+        let (mask, open) = occupied_and_open(position);
         let mut most = 0u8;
-        doubles(position, high, BAR, mask, open_points(position), 0, &mut most, out);
+        doubles(position, high, BAR, mask, open, 0, &mut most, out);
         if out.is_empty() {
             out.push(*position);
         }
@@ -172,9 +175,8 @@ impl Change {
 
 /// Two different dice.
 fn mixed(p: &Position, high: usize, low: usize, out: &mut Vec<Position>) {
-    let mask = occupied(p);
+    let (mask, open) = occupied_and_open(p);
     let highest = top(mask);
-    let open = open_points(p);
     // The plays that may equal one another, each as [`Change`]: few, so a scan finds a repeat.
     let mut tracked = [Change::default(); TRACKED];
     let mut n_tracked = 0usize;
