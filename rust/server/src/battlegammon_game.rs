@@ -24,12 +24,12 @@ pub struct BattlegammonGameRequest {
     /// Rule options by name, as `/v1/battlegammon/plays` takes them.
     #[serde(default)]
     pub rules: BTreeMap<String, i64>,
-    /// Every action so far, both sides', as the last answer's `actions` gave them, with the
+    /// Every action so far, both sides', as the last answer's `history` gave them, with the
     /// client's next one appended: `roll` (the seed's next dice; written `roll 64`, and dice
     /// given must be those) and `play 16/12 19/17` (or `play pass`).
     #[serde(default)]
     #[schema(example = json!(["roll"]))]
-    pub actions: Vec<String>,
+    pub history: Vec<String>,
 }
 
 /// A legal play of the client's roll.
@@ -49,7 +49,7 @@ pub struct BattlegammonGameResponse {
     /// The seed of the dice.
     pub seed: u64,
     /// The whole record, the bot's turns included: send it back with the next action.
-    pub actions: Vec<String>,
+    pub history: Vec<String>,
     /// What the bot did in answer to this request.
     pub bot_actions: Vec<String>,
     /// The client's side, `white` or `black`.
@@ -75,7 +75,7 @@ pub struct BattlegammonGameResponse {
 }
 
 fn at(k: usize, action: &str, e: impl std::fmt::Display) -> ApiError {
-    ApiError::bad_request(format!("actions[{k}] ({action:?}): {e}"))
+    ApiError::bad_request(format!("history[{k}] ({action:?}): {e}"))
 }
 
 /// The moves of `play 16/12 19/17` or `play pass`.
@@ -123,8 +123,8 @@ pub fn advance(request: &BattlegammonGameRequest) -> ApiResult<BattlegammonGameR
     }
     let you: Side = Position::initial().turn();
     let mut game = Game::new(Some(request.seed), rules)?;
-    let mut record = Vec::with_capacity(request.actions.len() + 2);
-    for (k, text) in request.actions.iter().enumerate() {
+    let mut record = Vec::with_capacity(request.history.len() + 2);
+    for (k, text) in request.history.iter().enumerate() {
         record.push(apply(&mut game, k, text)?);
     }
     let bot = Bot::with_rules(rules)?;
@@ -169,7 +169,7 @@ pub fn advance(request: &BattlegammonGameRequest) -> ApiResult<BattlegammonGameR
     };
     Ok(BattlegammonGameResponse {
         seed: request.seed,
-        actions: record,
+        history: record,
         bot_actions: added,
         you: you.name().into(),
         position: game.position().id(),
@@ -209,7 +209,7 @@ mod tests {
     use super::*;
 
     fn request(seed: u64, actions: Vec<String>) -> BattlegammonGameRequest {
-        BattlegammonGameRequest { seed, rules: BTreeMap::new(), actions }
+        BattlegammonGameRequest { seed, rules: BTreeMap::new(), history: actions }
     }
 
     #[test]
@@ -222,13 +222,13 @@ mod tests {
                 Some("play") => format!("play {}", state.plays.last().unwrap().play),
                 _ => break,
             };
-            let mut actions = state.actions.clone();
+            let mut actions = state.history.clone();
             actions.push(next);
             state = advance(&request(4, actions)).unwrap();
         }
         assert!(state.end_reason.is_some(), "{state:?}");
         assert!(state.winner.is_some() != state.draw);
-        let again = advance(&request(4, state.actions.clone())).unwrap();
+        let again = advance(&request(4, state.history.clone())).unwrap();
         assert_eq!(again, BattlegammonGameResponse { bot_actions: vec![], ..state });
     }
 
@@ -243,7 +243,7 @@ mod tests {
         ] {
             let actions = actions.into_iter().map(String::from).collect();
             let error = advance(&request(1, actions)).unwrap_err();
-            assert!(error.message.starts_with(&format!("actions[{k}]")), "{}", error.message);
+            assert!(error.message.starts_with(&format!("history[{k}]")), "{}", error.message);
         }
     }
 }

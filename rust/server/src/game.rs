@@ -45,13 +45,13 @@ pub struct GameRequest {
     /// The bot's search depth, 0..=2 (default: the server's).
     #[serde(default)]
     pub ply: Option<i64>,
-    /// Every action so far, both players', in order, as the last answer's `actions` gave them,
+    /// Every action so far, both players', in order, as the last answer's `history` gave them,
     /// with the client's next action appended: `roll` (the seed's next dice; the answer writes
     /// it `roll 31`, and dice given must be those), `double`, `take`, `drop`, `play 8/5 6/5`
     /// (standard notation) and `next` (the next game of a match).
     #[serde(default)]
     #[schema(example = json!(["roll", "play 8/5 6/5"]))]
-    pub actions: Vec<String>,
+    pub history: Vec<String>,
 }
 
 /// A legal play of the client's roll.
@@ -89,8 +89,9 @@ pub struct GameResponse {
     pub seed: u64,
     /// The bot's search depth.
     pub ply: u8,
-    /// The whole record, the bot's actions included: send it back with the next action.
-    pub actions: Vec<String>,
+    /// The whole record (every action so far, as the engine's `Game::history`), the bot's
+    /// included: send it back with the next action.
+    pub history: Vec<String>,
     /// What the bot did in answer to this request, in order (`roll 31`, `play 13/7 8/7`, ...).
     pub bot_actions: Vec<String>,
     /// The board seen from the client (points 1..24 on the client's side, 25 its bar).
@@ -136,7 +137,7 @@ fn side(player: u8) -> String {
 }
 
 fn at(k: usize, action: &str, e: impl std::fmt::Display) -> ApiError {
-    ApiError::bad_request(format!("actions[{k}] ({action:?}): {e}"))
+    ApiError::bad_request(format!("history[{k}] ({action:?}): {e}"))
 }
 
 /// Applies one recorded action (the `k`th, `text`) and returns it as the record writes it.
@@ -277,7 +278,7 @@ fn describe(m: &Match, ply: u8, record: Vec<String>, added: Vec<String>) -> Game
         length: m.length(),
         seed: m.seed(),
         ply,
-        actions: record,
+        history: record,
         bot_actions: added,
         position: position.id(),
         board: position.to_list(),
@@ -310,8 +311,8 @@ pub fn advance(request: &GameRequest, ply: u8) -> ApiResult<GameResponse> {
     }
     let mut m = Match::new(request.length, Some(request.seed))?;
     m.set_names("You", BOT_NAME);
-    let mut record = Vec::with_capacity(request.actions.len() + 8);
-    for (k, text) in request.actions.iter().enumerate() {
+    let mut record = Vec::with_capacity(request.history.len() + 8);
+    for (k, text) in request.history.iter().enumerate() {
         record.push(apply(&mut m, k, text)?);
     }
     let bot = Bot::new(ply)?;
@@ -346,7 +347,7 @@ mod tests {
     use super::*;
 
     fn request(length: u32, seed: u64, actions: &[&str]) -> GameRequest {
-        GameRequest { length, seed, ply: None, actions: actions.iter().map(|s| s.to_string()).collect() }
+        GameRequest { length, seed, ply: None, history: actions.iter().map(|s| s.to_string()).collect() }
     }
 
     /// Plays a whole game by always taking the first legal play and never doubling; returns the
@@ -354,7 +355,7 @@ mod tests {
     fn play_out(length: u32, seed: u64) -> (GameResponse, usize) {
         let mut state = advance(&request(length, seed, &[]), 0).unwrap();
         for n in 1..2000 {
-            let mut actions = state.actions.clone();
+            let mut actions = state.history.clone();
             let next = if state.allowed.contains(&"play".to_string()) {
                 format!("play {}", state.plays[0].play)
             } else if state.allowed.contains(&"take".to_string()) {
@@ -367,7 +368,7 @@ mod tests {
                 return (state, n);
             };
             actions.push(next);
-            let again = GameRequest { actions, ..request(length, seed, &[]) };
+            let again = GameRequest { history: actions, ..request(length, seed, &[]) };
             state = advance(&again, 0).unwrap();
         }
         panic!("the game did not end");
@@ -382,7 +383,7 @@ mod tests {
         // The record replays to the same state, and the .mat text reads back with the engine's
         // reader into a game with the same winner.
         let again =
-            advance(&GameRequest { actions: state.actions.clone(), ..request(0, 7, &[]) }, 0).unwrap();
+            advance(&GameRequest { history: state.history.clone(), ..request(0, 7, &[]) }, 0).unwrap();
         assert_eq!(again, GameResponse { bot_actions: vec![], ..state.clone() });
         let read = Match::from_mat(&state.mat).unwrap();
         assert_eq!(read.games()[0].winner().map(side), Some(result.winner));
@@ -400,13 +401,13 @@ mod tests {
     fn the_opening_roll_is_the_seed_s_and_the_client_plays_from_its_own_side() {
         let state = advance(&request(0, 1, &["roll"]), 0).unwrap();
         let opening = state.opening.unwrap();
-        assert_eq!(state.actions[0], format!("roll {}{}", opening[0], opening[1]));
+        assert_eq!(state.history[0], format!("roll {}{}", opening[0], opening[1]));
         // Whoever won the opening roll, the client now plays or rolls from its own view.
         assert_eq!(state.to_act.as_deref(), Some("you"));
         assert!(!state.allowed.is_empty());
         let wrong = if opening == [6, 5] { "roll 41" } else { "roll 65" };
         let error = advance(&request(0, 1, &[wrong]), 0).unwrap_err();
-        assert!(error.message.starts_with("actions[0]"), "{}", error.message);
+        assert!(error.message.starts_with("history[0]"), "{}", error.message);
     }
 
     #[test]
@@ -420,7 +421,7 @@ mod tests {
             (vec!["roll", "play 24/1"], 1),
         ] {
             let error = advance(&request(0, 5, &actions), 0).unwrap_err();
-            assert!(error.message.starts_with(&format!("actions[{k}]")), "{actions:?}: {}", error.message);
+            assert!(error.message.starts_with(&format!("history[{k}]")), "{actions:?}: {}", error.message);
         }
         let error = advance(&request(MAX_GAME_LENGTH + 1, 0, &[]), 0).unwrap_err();
         assert!(error.message.starts_with("length"), "{}", error.message);

@@ -250,7 +250,7 @@ function randomSeed() {
 }
 
 async function send(actions) {
-  const body = { ...game.request, actions };
+  const body = { ...game.request, history: actions };
   const state = await post("/v1/game", body);
   game.state = state;
   game.picker.reset(state.plays);
@@ -273,7 +273,7 @@ async function newGame(event) {
 }
 
 function act(action) {
-  return send([...game.state.actions, action]);
+  return send([...game.state.history, action]);
 }
 
 function log(line) {
@@ -359,7 +359,7 @@ async function renderGame() {
   const s = game.state;
   await drawGameBoard(null);
   for (const a of s.bot_actions) log(describeBotAction(a));
-  const opening = s.opening && s.actions.length && s.actions.length - s.bot_actions.length === 1;
+  const opening = s.opening && s.history.length && s.history.length - s.bot_actions.length === 1;
   if (opening) log(`opening roll: you ${s.opening[0]}, gammon ${s.opening[1]}`);
   const parts = [];
   parts.push(s.length ? `Match to ${s.length}: you ${s.score[0]}, gammon ${s.score[1]}` +
@@ -695,7 +695,7 @@ async function nextError() {
 const bg = { request: null, state: null, picker: new Picker() };
 
 async function bgSend(actions) {
-  const state = await post("/v1/battlegammon/game", { ...bg.request, actions });
+  const state = await post("/v1/battlegammon/game", { ...bg.request, history: actions });
   bg.state = state;
   bg.picker.reset(state.plays);
   await bgRender();
@@ -819,12 +819,12 @@ function wire() {
   on("match-next", "click", () => showDecision(review.index + 1));
   on("match-next-error", "click", nextError);
   on("bg-new", "submit", bgNew);
-  on("bg-roll", "click", () => bgSend([...bg.state.actions, "roll"]));
+  on("bg-roll", "click", () => bgSend([...bg.state.history, "roll"]));
   on("bg-undo", "click", async () => {
     bg.picker.undo();
     await bgEntered();
   });
-  on("bg-confirm", "click", () => bgSend([...bg.state.actions, "play " + bg.picker.done().play]));
+  on("bg-confirm", "click", () => bgSend([...bg.state.history, "play " + bg.picker.done().play]));
   document.getElementById("rollout-cancel").addEventListener("click", () => {
     if (analysis.rollout) analysis.rollout.abort();
   });
