@@ -1,8 +1,7 @@
 //! Pictures for Python: the arguments of `to_svg` converted to `gammon-picture`'s options; the
 //! drawing itself is the picture crate's.
 
-use crate::errors::{GammonError, IntoPy};
-use crate::position::{dice, Play};
+use crate::errors::{GammonError, IntoPy, InvalidDiceError};
 use gammon_backgammon::{Cube, Dice, Game, Match, Move, Position};
 use gammon_picture::{board_svg, track_svg, BoardOptions, CubeView, Score, Side, TrackOptions};
 use pyo3::prelude::*;
@@ -13,17 +12,19 @@ pub fn dice_arg(value: &Bound<'_, PyAny>) -> PyResult<Dice> {
     if value.is_instance_of::<PyString>() {
         return Dice::parse(&value.extract::<String>()?).py_err();
     }
-    let pair: Vec<Bound<'_, PyAny>> = value.try_iter().and_then(|items| items.collect()).map_err(|_| {
-        crate::errors::InvalidDiceError::new_err(format!(
-            "dice are (d1, d2) or text such as \"31\", got {value}"
-        ))
-    })?;
-    match &pair[..] {
-        [d1, d2] => dice(d1, d2),
-        _ => Err(crate::errors::InvalidDiceError::new_err(format!(
-            "dice are (d1, d2) or text such as \"31\", got {value}"
-        ))),
+    // Values of any int size: out of range is the engine's refusal, with its message.
+    match value.extract::<(i64, i64)>() {
+        Ok((d1, d2)) => Dice::from_ints(d1, d2).py_err(),
+        Err(_) => {
+            Err(InvalidDiceError::new_err(format!("dice are (d1, d2) or text such as \"31\", got {value}")))
+        }
     }
+}
+
+/// A play to draw: its notation, or the moves of a `Play` object.
+pub enum PlayArg {
+    Notation(String),
+    Moves(Vec<Move>),
 }
 
 fn side(name: Option<&str>, what: &str) -> PyResult<Option<Side>> {
@@ -38,7 +39,7 @@ pub struct BoardArgs<'a, 'py> {
     pub cube_owner: Option<&'a str>,
     pub score: Option<(i64, i64)>,
     pub length: Option<i64>,
-    pub play: Option<&'a Bound<'py, PyAny>>,
+    pub play: Option<PlayArg>,
     pub bottom: &'a str,
     pub names: Option<(Option<String>, Option<String>)>,
 }
@@ -80,22 +81,16 @@ pub fn board_options(position: &Position, args: BoardArgs<'_, '_>) -> PyResult<B
             Some(Score { points: [ours, theirs], length })
         }
     };
-    if let Some(play) = args.play {
-        let moves: Vec<Move> = if play.is_instance_of::<PyString>() {
-            let text: String = play.extract()?;
+    options.arrows = match args.play {
+        None => Vec::new(),
+        Some(PlayArg::Moves(moves)) => moves,
+        Some(PlayArg::Notation(text)) => {
             let dice = options
                 .dice
                 .ok_or_else(|| GammonError::new_err("a play given in notation needs the dice it plays"))?;
             position.parse_play(dice, &text).py_err()?.moves().to_vec()
-        } else {
-            let kind = play.get_type().name()?;
-            let play = play
-                .downcast::<Play>()
-                .map_err(|_| GammonError::new_err(format!("play is a Play or its notation, got {kind}")))?;
-            play.get().inner.moves().to_vec()
-        };
-        options.arrows = moves;
-    }
+        }
+    };
     options.bottom = side(Some(args.bottom), "bottom")?.unwrap_or_default();
     if let Some((ours, theirs)) = args.names {
         options.names = [ours, theirs];
@@ -115,7 +110,11 @@ pub fn play_svg(play: &gammon_backgammon::Play) -> PyResult<String> {
 }
 
 /// `options` with the `dice` (if given, else those rolled) and the side at the `bottom`.
-fn adjusted(mut options: BoardOptions, dice: Option<&Bound<'_, PyAny>>, bottom: &str) -> PyResult<BoardOptions> {
+fn adjusted(
+    mut options: BoardOptions,
+    dice: Option<&Bound<'_, PyAny>>,
+    bottom: &str,
+) -> PyResult<BoardOptions> {
     if let Some(d) = dice {
         options.dice = Some(dice_arg(d)?);
     }

@@ -144,6 +144,18 @@ impl Position {
         bottom: &str,
         names: Option<(Option<String>, Option<String>)>,
     ) -> PyResult<String> {
+        use crate::picture::PlayArg;
+        let play = match play {
+            None => None,
+            Some(p) if p.is_instance_of::<pyo3::types::PyString>() => Some(PlayArg::Notation(p.extract()?)),
+            Some(p) => {
+                let kind = p.get_type().name()?;
+                let play = p.downcast::<Play>().map_err(|_| {
+                    crate::errors::GammonError::new_err(format!("play is a Play or its notation, got {kind}"))
+                })?;
+                Some(PlayArg::Moves(play.get().inner.moves().to_vec()))
+            }
+        };
         let args =
             crate::picture::BoardArgs { dice, cube_value, cube_owner, score, length, play, bottom, names };
         let options = crate::picture::board_options(&self.inner, args)?;
