@@ -37,6 +37,7 @@ ROUTES = {
     ("/v1/battlegammon/plays", "post"),
     ("/v1/battlegammon/best-play", "post"),
     ("/v1/battlegammon/game", "post"),
+    ("/v1/analyse", "post"),
     ("/v1/board.svg", "get"),
     ("/v1/battlegammon/board.svg", "get"),
 }
@@ -271,7 +272,8 @@ def test_the_openapi_document_describes_every_route(server: Server) -> None:
         assert doc["paths"][path][method]["responses"], (path, method)
         # Every described route is served: a bare call may be refused, but not as unknown.
         status, _ = request(server, method.upper(), path, {} if method == "post" else None)
-        assert status in (200, 400), (path, method, status)
+        # /v1/analyse takes a .mat file as text/plain, so a JSON body is refused as such (415).
+        assert status in ((200, 400, 415) if path == "/v1/analyse" else (200, 400)), (path, method, status)
     refs = set(re.findall(r'"\$ref": "#/components/schemas/(\w+)"', json.dumps(doc)))
     assert refs and refs <= set(doc["components"]["schemas"])
     move_parameters = {p["name"] for p in doc["paths"]["/move"]["get"]["parameters"]}
