@@ -6,4 +6,5 @@ pub mod match_id;
 pub mod notation;
 pub mod position_id;
 pub mod reader;
+pub mod sgf;
 pub mod xgid;

@@ -1,0 +1,296 @@
+//! GNU Backgammon's `.sgf` match files (SGF FF[4], GM[6]): read.
+//!
+//! One game tree per game, `(;FF[4]GM[6]...MI[length:N][game:k][ws:a][bs:b]PW[..]PB[..]RE[..] ;B[..] ;W[..] ...)`.
+//! White (`W`) is player 0 and Black (`B`) player 1, as GNU Backgammon writes them. A move node holds
+//! the two dice and up to four from/to letter pairs, every letter from White's side: `a` is White's
+//! 1-point (Black's 24), `x` White's 24, `y` the bar, `z` off; `W[66]` alone is a roll that cannot be
+//! played. `W[double]`, `B[take]`, `B[drop]` are cube actions. A game that stops before its end was
+//! resigned: `RE[W+2R]` says who won and how many points. Other properties (analysis, comments,
+//! statistics) are skipped.
+
+use crate::game::ResultKind;
+use crate::match_play::Match;
+use gammon_core::error::{Error, Result};
+
+fn bad(line: usize, what: impl Into<String>) -> Error {
+    Error::InvalidFormat(format!(".sgf line {line}: {}", what.into()))
+}
+
+/// One node: its properties in order, each with its values, and the line it starts on.
+struct Node {
+    line: usize,
+    props: Vec<(String, Vec<String>)>,
+}
+
+impl Node {
+    fn get(&self, name: &str) -> Option<&[String]> {
+        self.props.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_slice())
+    }
+}
+
+/// The game trees of `text`, each a list of nodes (only the main line: variations are refused).
+fn parse(text: &str) -> Result<Vec<Vec<Node>>> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    let mut line = 1;
+    let mut trees: Vec<Vec<Node>> = Vec::new();
+    let mut depth = 0;
+    let mut current: Option<Vec<Node>> = None;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '\n' => line += 1,
+            '(' => {
+                depth += 1;
+                if depth > 1 {
+                    return Err(bad(line, "variations (nested game trees) are not read"));
+                }
+                current = Some(Vec::new());
+            }
+            ')' => {
+                if depth == 0 {
+                    return Err(bad(line, "')' closes no game tree"));
+                }
+                depth -= 1;
+                trees.extend(current.take().filter(|t| !t.is_empty()));
+            }
+            ';' => {
+                let Some(nodes) = current.as_mut() else {
+                    return Err(bad(line, "a node outside a game tree"));
+                };
+                nodes.push(Node { line, props: Vec::new() });
+            }
+            c if c.is_ascii_uppercase() => {
+                let start = i;
+                while i < chars.len() && chars[i].is_ascii_uppercase() {
+                    i += 1;
+                }
+                let name: String = chars[start..i].iter().collect();
+                let mut values = Vec::new();
+                loop {
+                    while i < chars.len() && chars[i].is_whitespace() {
+                        if chars[i] == '\n' {
+                            line += 1;
+                        }
+                        i += 1;
+                    }
+                    if i >= chars.len() || chars[i] != '[' {
+                        break;
+                    }
+                    i += 1;
+                    let mut value = String::new();
+                    loop {
+                        let Some(&d) = chars.get(i) else {
+                            return Err(bad(
+                                line,
+                                format!("property {name}: a value is not closed with ']'"),
+                            ));
+                        };
+                        i += 1;
+                        match d {
+                            ']' => break,
+                            '\\' => {
+                                if let Some(&e) = chars.get(i) {
+                                    value.push(e);
+                                    i += 1;
+                                }
+                            }
+                            d => {
+                                if d == '\n' {
+                                    line += 1;
+                                }
+                                value.push(d);
+                            }
+                        }
+                    }
+                    values.push(value);
+                }
+                if values.is_empty() {
+                    return Err(bad(line, format!("property {name} has no value")));
+                }
+                let Some(node) = current.as_mut().and_then(|n| n.last_mut()) else {
+                    return Err(bad(line, format!("property {name} outside a node")));
+                };
+                node.props.push((name, values));
+                continue;
+            }
+            c if c.is_whitespace() => {}
+            c => return Err(bad(line, format!("unexpected character {c:?}"))),
+        }
+        i += 1;
+    }
+    if depth != 0 {
+        return Err(bad(line, "the file ends inside a game tree"));
+    }
+    Ok(trees)
+}
+
+/// A point letter (White's side) as the point of the player `who` (0 White, 1 Black): 25 bar, 0 off.
+fn point(line: usize, letter: char, who: u8) -> Result<u8> {
+    match letter {
+        'a'..='x' => {
+            let white = letter as u8 - b'a' + 1;
+            Ok(if who == 0 { white } else { 25 - white })
+        }
+        'y' => Ok(25),
+        'z' => Ok(0),
+        other => Err(bad(line, format!("{other:?} is not a point letter (a-x, y for the bar, z for off)"))),
+    }
+}
+
+/// The number after `key:` in `MI[key:value]`.
+fn match_info(node: &Node, key: &str) -> Result<u32> {
+    let values = node.get("MI").ok_or_else(|| bad(node.line, "the game has no MI (match information)"))?;
+    for v in values {
+        if let Some(rest) = v.strip_prefix(key).and_then(|r| r.strip_prefix(':')) {
+            return rest
+                .trim()
+                .parse()
+                .map_err(|_| bad(node.line, format!("MI[{v}]: {key} is not a number")));
+        }
+    }
+    Err(bad(node.line, format!("MI has no {key}")))
+}
+
+/// Reads GNU Backgammon `.sgf` text into a match, every move replayed through the rules.
+pub fn read(text: &str) -> Result<Match> {
+    let trees = parse(text)?;
+    let Some(first) = trees.first().and_then(|t| t.first()) else {
+        return Err(Error::InvalidFormat(".sgf: no game tree".into()));
+    };
+    if first.get("GM").and_then(|v| v.first()).map(String::as_str) != Some("6") {
+        return Err(bad(first.line, "GM[6] (backgammon) is missing"));
+    }
+    let length = match_info(first, "length")?;
+    let mut m = Match::new(length, Some(0))?;
+    let name = |n: &Node, p: &str| n.get(p).and_then(|v| v.first()).cloned().unwrap_or_default();
+    m.set_names(&name(first, "PW"), &name(first, "PB"));
+    for (k, tree) in trees.iter().enumerate() {
+        let root = &tree[0];
+        if k > 0 {
+            m.next_game().map_err(|e| bad(root.line, format!("game {}: {}", k + 1, e.message())))?;
+        }
+        let score = [match_info(root, "ws")?, match_info(root, "bs")?];
+        if length > 0 && score != m.game().context().score {
+            return Err(bad(
+                root.line,
+                format!(
+                    "game {}: MI gives the score {:?}, the games before give {:?}",
+                    k + 1,
+                    score,
+                    m.game().context().score
+                ),
+            ));
+        }
+        for node in &tree[1..] {
+            for (who, prop) in [(0u8, "W"), (1u8, "B")] {
+                let Some(values) = node.get(prop) else { continue };
+                let value = values[0].as_str();
+                let at = |e: Error| bad(node.line, format!("{prop}[{value}]: {}", e.message()));
+                let g = m.game_mut();
+                match value {
+                    "double" => g.double().map_err(at)?,
+                    "take" => g.take().map_err(at)?,
+                    "drop" => g.drop().map_err(at)?,
+                    _ => {
+                        let chars: Vec<char> = value.chars().collect();
+                        let die =
+                            |c: Option<&char>| c.and_then(|c| c.to_digit(10)).filter(|d| (1..=6).contains(d));
+                        let (Some(d1), Some(d2)) = (die(chars.first()), die(chars.get(1))) else {
+                            return Err(bad(node.line, format!("{prop}[{value}]: not two dice and a move")));
+                        };
+                        if !chars.len().is_multiple_of(2) || chars.len() > 10 {
+                            return Err(bad(
+                                node.line,
+                                format!("{prop}[{value}]: a move is pairs of point letters"),
+                            ));
+                        }
+                        let opening = g.phase() == crate::game::Phase::Opening;
+                        if opening {
+                            // The first mover threw the higher die.
+                            let (hi, lo) = (d1.max(d2) as u8, d1.min(d2) as u8);
+                            let (die0, die1) = if who == 0 { (hi, lo) } else { (lo, hi) };
+                            g.apply(&crate::game::Action::OpeningRoll { die0, die1 }).map_err(at)?;
+                        } else {
+                            if g.turn() != Some(who) {
+                                return Err(bad(
+                                    node.line,
+                                    format!("{prop}[{value}]: it is not this player's turn"),
+                                ));
+                            }
+                            g.set_dice(d1 as u8, d2 as u8).map_err(at)?;
+                        }
+                        if opening && g.turn() != Some(who) {
+                            return Err(bad(
+                                node.line,
+                                format!("{prop}[{value}]: the other player won the opening roll"),
+                            ));
+                        }
+                        let mut steps = Vec::new();
+                        for pair in chars[2..].chunks(2) {
+                            steps.push(format!(
+                                "{}/{}",
+                                point(node.line, pair[0], who)?,
+                                point(node.line, pair[1], who)?
+                            ));
+                        }
+                        if !matches!(g.phase(), crate::game::Phase::Moving(_)) {
+                            if steps.is_empty() {
+                                continue; // the roll could not be played: the turn has passed
+                            }
+                            return Err(bad(
+                                node.line,
+                                format!("{prop}[{value}]: the roll cannot be played"),
+                            ));
+                        }
+                        g.play_text(&steps.join(" ")).map_err(at)?;
+                    }
+                }
+            }
+        }
+        if !m.game().is_over() {
+            // A game that stops before its end was resigned: RE[W+2R] says who won and how much.
+            let re = root.get("RE").and_then(|v| v.first()).cloned().unwrap_or_default();
+            let winner = match re.chars().next() {
+                Some('W') => 0u8,
+                Some('B') => 1u8,
+                _ => {
+                    return Err(bad(
+                        root.line,
+                        format!("game {} stops before its end without a result", k + 1),
+                    ))
+                }
+            };
+            let points: u32 = re
+                .get(2..)
+                .unwrap_or("")
+                .trim_end_matches('R')
+                .parse()
+                .map_err(|_| bad(root.line, format!("RE[{re}]: not W+n or B+n")))?;
+            let cube = m.game().cube_value();
+            let kind =
+                points.is_multiple_of(cube).then(|| ResultKind::from_multiplier(points / cube)).flatten();
+            let Some(kind) = kind else {
+                return Err(bad(
+                    root.line,
+                    format!("RE[{re}]: {points} points is no resignation on a {cube}-cube"),
+                ));
+            };
+            let g = m.game_mut();
+            let at = |e: Error| bad(root.line, format!("RE[{re}]: {}", e.message()));
+            g.resign_as(1 - winner, kind).map_err(at)?;
+            g.accept_resignation().map_err(at)?;
+        }
+    }
+    Ok(m)
+}
+
+impl Match {
+    /// A match read from GNU Backgammon `.sgf` text, replayed through the rules.
+    pub fn from_sgf(text: &str) -> Result<Match> {
+        read(text)
+    }
+}
+
+#[cfg(test)]
+mod tests;
