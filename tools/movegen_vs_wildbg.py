@@ -4,7 +4,7 @@ Both programs' own benchmarks run over the same 2,000 positions (data/positions/
 crates/benchmarks/resources/ in wildbg; the script checks that the files are equal) and the 21
 rolls, and both assert the same counts (404,313 results for contact, 263,290 for race). Each
 round runs wildbg's criterion benchmark (its four groups: contact and race, doubles and the other
-rolls) and then ours; a set's time for wildbg is the sum of its two groups' median estimates. The
+rolls; 10 samples each, as criterion's default of 100 takes minutes a group) and then ours; a set's time for wildbg is the sum of its two groups' median estimates. The
 script prints, per round and set, the ratio of wildbg's time to ours for our positions-only
 generator (``legal_positions_into``) and for the full one (``legal_plays_into``), then the median
 ratio over the rounds.
@@ -20,6 +20,7 @@ time).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import statistics
@@ -56,6 +57,8 @@ def wildbg_round(wildbg: Path, seconds: float) -> dict[str, float]:
             "move_generation_bench",
             "--",
             "--noplot",
+            "--sample-size",
+            "10",
             "--warm-up-time",
             "1",
             "--measurement-time",
@@ -73,13 +76,9 @@ def wildbg_round(wildbg: Path, seconds: float) -> dict[str, float]:
     return times
 
 
-def ours_round(seconds: float) -> dict[tuple[str, str], float]:
-    """Seconds per pass over each set for each of our generators."""
-    out = run(
-        ["cargo", "bench", "-q", "-p", "gammon-backgammon", "--bench", "legal_plays"],
-        ROOT,
-        {"BENCH_SECONDS": str(seconds)},
-    )
+def ours_round(bench: str, seconds: float) -> dict[tuple[str, str], float]:
+    """Seconds per pass over each set for each of our generators, from the built `bench`."""
+    out = run([bench, "--bench"], ROOT, {"BENCH_SECONDS": str(seconds)})
     times = {(name, what): float(ms) / 1e3 for name, what, ms in OURS.findall(out)}
     if len(times) != 4:
         sys.exit(f"could not read our four timings from:\n{out}")
@@ -98,7 +97,18 @@ def main() -> None:
         ours = (ROOT / "data/positions" / f"{name}.csv").read_text()
         if theirs.split() != ours.split():
             sys.exit(f"{name}: wildbg's positions differ from data/positions/{name}.csv")
-    run(["cargo", "bench", "-q", "-p", "gammon-backgammon", "--bench", "legal_plays", "--no-run"], ROOT)
+    # Our bench runs from its executable, so that other cargo commands holding the build
+    # directory's lock do not stall the rounds.
+    built = run(
+        ["cargo", "bench", "-q", "-p", "gammon-backgammon", "--bench", "legal_plays", "--no-run"]
+        + ["--message-format", "json"],
+        ROOT,
+    )
+    bench = next(
+        m["executable"]
+        for m in map(json.loads, built.splitlines())
+        if m.get("reason") == "compiler-artifact" and m.get("executable")
+    )
     run(
         ["cargo", "bench", "-q", "-p", "benchmarks", "--bench", "move_generation_bench", "--no-run"],
         args.wildbg,
@@ -111,7 +121,7 @@ def main() -> None:
     ratios: dict[tuple[str, str], list[float]] = {}
     for k in range(args.rounds):
         theirs = wildbg_round(args.wildbg, args.seconds)
-        ours = ours_round(args.seconds)
+        ours = ours_round(bench, args.seconds)
         cells = []
         for (name, what), seconds in sorted(ours.items()):
             ratio = theirs[name] / seconds
