@@ -77,6 +77,20 @@ impl Policy<Backgammon> for BuiltinPolicy {
         }
     }
 
+    fn choose_valued(
+        &self,
+        game: &Backgammon,
+        position: &gammon_backgammon::Position,
+        dice: Dice,
+        plays: &[gammon_backgammon::Play],
+        stream: &mut DiceStream,
+    ) -> (usize, Option<Probabilities>) {
+        match self.net_policy() {
+            Some(policy) => policy.choose_valued(game, position, dice, plays, stream),
+            None => (self.choose(game, position, dice, plays, stream), None),
+        }
+    }
+
     fn evaluator(&self) -> Option<&dyn Evaluator<gammon_backgammon::Position>> {
         self.net_policy().map(|policy| policy.net as &dyn Evaluator<gammon_backgammon::Position>)
     }
@@ -167,6 +181,20 @@ impl Policy<Backgammon> for RolloutPlayer {
         }
     }
 
+    fn choose_valued(
+        &self,
+        game: &Backgammon,
+        position: &gammon_backgammon::Position,
+        dice: Dice,
+        plays: &[gammon_backgammon::Play],
+        stream: &mut DiceStream,
+    ) -> (usize, Option<Probabilities>) {
+        match self {
+            RolloutPlayer::Policy(p) => p.choose_valued(game, position, dice, plays, stream),
+            RolloutPlayer::Bot(b) => (b.choose(game, position, dice, plays, stream), None),
+        }
+    }
+
     fn evaluator(&self) -> Option<&dyn Evaluator<gammon_backgammon::Position>> {
         self.inner().evaluator()
     }
@@ -242,6 +270,21 @@ impl Policy<Backgammon> for NetPolicy<'_> {
             return 0;
         }
         self.net.best_of_screened(self.screen, self.keep, position, plays).0
+    }
+
+    fn choose_valued(
+        &self,
+        _: &Backgammon,
+        position: &gammon_backgammon::Position,
+        _: Dice,
+        plays: &[gammon_backgammon::Play],
+        _: &mut DiceStream,
+    ) -> (usize, Option<Probabilities>) {
+        if plays.len() == 1 {
+            return (0, None);
+        }
+        let (k, value) = self.net.best_of_screened(self.screen, self.keep, position, plays);
+        (k, Some(value))
     }
 
     fn evaluator(&self) -> Option<&dyn Evaluator<gammon_backgammon::Position>> {

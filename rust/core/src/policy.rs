@@ -32,6 +32,22 @@ pub trait Policy<G: DiceGame>: Sync {
         dice_stream: &mut DiceStream,
     ) -> usize;
 
+    /// [`Policy::choose`], with the chosen play's value for the player who makes it by the
+    /// policy's evaluator ([`Policy::evaluator`]; up to rounding, what [`value_after`] gives) when
+    /// making the choice computed it, `None` otherwise. A cubeful rollout takes it, turned
+    /// around, as the next player's view of the position for that player's cube decision
+    /// instead of evaluating the position again.
+    fn choose_valued(
+        &self,
+        game: &G,
+        position: &G::Position,
+        dice: Dice,
+        plays: &[G::Play],
+        dice_stream: &mut DiceStream,
+    ) -> (usize, Option<Probabilities>) {
+        (self.choose(game, position, dice, plays, dice_stream), None)
+    }
+
     /// The evaluator behind the choices, if any. A rollout uses it to truncate games and to
     /// measure the luck of each roll (variance reduction).
     fn evaluator(&self) -> Option<&dyn Evaluator<G::Position>> {

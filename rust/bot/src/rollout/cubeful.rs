@@ -1,8 +1,12 @@
 //! Cubeful backgammon rollouts: the bot's cube decisions played in every trial.
 //!
-//! Before each roll the player on roll of each cube line asks [`CubeContext::decide`] on the
-//! bot's evaluation (at 0 or 1 ply) whether to double; the opponent takes, beavers or passes
-//! by the same decision; a pass ends the line for the cube's value. The game itself is played
+//! Before each roll the player on roll of each cube line asks [`CubeContext::decide`] whether to
+//! double, on a 0-ply evaluation by the policy's own evaluator (the net policy's narrower nets;
+//! the bot's nets for a policy without one), or on the bot's 1-ply evaluation in a 1-ply
+//! rollout (see [`BotCube::for_policy`]). At 0-ply the decision reuses the probabilities the
+//! policy computed for the play that led to the position (turned around), where it has them, so
+//! it mostly costs no evaluation. The opponent takes, beavers or passes by the same
+//! decision; a pass ends the line for the cube's value. The game itself is played
 //! by the rollout's policy as in a cubeless rollout, and to its end, so a cubeful rollout's
 //! cubeless figures are exactly those of the cubeless rollout with the same seed and options.
 //!
@@ -30,20 +34,77 @@ use crate::cube::{CubeAction, CubeContext, Stake};
 use crate::search::Bot;
 use gammon_backgammon::{Backgammon, Dice, DiceGame, Play, Position, Result};
 use gammon_core::error::Error;
-use gammon_core::policy::Policy;
+use gammon_core::policy::{Evaluator, Policy};
+use gammon_core::Probabilities;
+
+/// What a [`BotCube`] evaluates positions with before deciding.
+#[derive(Clone, Copy)]
+enum CubeEvaluator<'a> {
+    /// The bot at its ply.
+    Bot(Bot<'a>),
+    /// A 0-ply evaluator: the one the rollout's policy plays with.
+    Policy(&'a dyn Evaluator<Position>),
+}
+
+impl CubeEvaluator<'_> {
+    fn evaluate(&self, position: &Position) -> Probabilities {
+        match self {
+            CubeEvaluator::Bot(bot) => bot.evaluate(position),
+            CubeEvaluator::Policy(e) => match Backgammon.result(position) {
+                Some(points) => Probabilities::from_points(points),
+                None => e.evaluate(position),
+            },
+        }
+    }
+
+    fn ply(&self) -> u8 {
+        match self {
+            CubeEvaluator::Bot(bot) => bot.ply(),
+            CubeEvaluator::Policy(_) => 0,
+        }
+    }
+}
 
 /// The bot's cube play for a rollout: its decisions at its ply, from a starting context seen by
 /// the player on roll in the rolled-out position.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct BotCube<'a> {
-    bot: Bot<'a>,
+    evaluator: CubeEvaluator<'a>,
     start: CubeContext,
+}
+
+impl std::fmt::Debug for BotCube<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let by = match self.evaluator {
+            CubeEvaluator::Bot(bot) => format!("{bot:?}"),
+            CubeEvaluator::Policy(_) => "the policy's evaluator".to_string(),
+        };
+        f.debug_struct("BotCube").field("evaluator", &by).field("start", &self.start).finish()
+    }
 }
 
 impl<'a> BotCube<'a> {
     /// The cube played by `bot` (its ply is the ply of the cube decisions) from `start`.
     pub fn new(bot: Bot<'a>, start: CubeContext) -> BotCube<'a> {
-        BotCube { bot, start }
+        BotCube { evaluator: CubeEvaluator::Bot(bot), start }
+    }
+
+    /// The cube decisions of a rollout played by `policy`, at `ply` (0 or 1), from `start`. At
+    /// 0-ply they use the policy's own evaluator where it has one (for the net policy, the
+    /// rollouts' narrower nets, [`NeuralNet::fast`](crate::net::NeuralNet::fast)): one
+    /// evaluation of those costs a fraction of a play choice, where the bot's wider nets would
+    /// cost about as much as the play itself. Otherwise the bot at `ply` decides.
+    pub fn for_policy<P: Policy<Backgammon>>(
+        policy: &'a P,
+        ply: u8,
+        start: CubeContext,
+    ) -> Result<BotCube<'a>> {
+        let bot = cube_bot(ply)?;
+        let evaluator = match (ply, policy.evaluator()) {
+            (0, Some(e)) => CubeEvaluator::Policy(e),
+            _ => CubeEvaluator::Bot(bot),
+        };
+        Ok(BotCube { evaluator, start })
     }
 
     /// The value of a finished line for the reported side: `equity` for the player on roll in
@@ -77,8 +138,18 @@ impl RolloutCube<Position> for BotCube<'_> {
         state.may_double()
     }
 
-    fn turn(&self, position: &Position, state: &CubeContext) -> CubeTurn<CubeContext> {
-        let action = state.decide(position, &self.bot.evaluate(position));
+    fn turn(
+        &self,
+        position: &Position,
+        state: &CubeContext,
+        value: Option<&Probabilities>,
+    ) -> CubeTurn<CubeContext> {
+        // The policy's evaluator already judged the position when the previous play was chosen.
+        let probs = match (self.evaluator, value) {
+            (CubeEvaluator::Policy(_), Some(&v)) => v,
+            _ => self.evaluator.evaluate(position),
+        };
+        let action = state.decide(position, &probs);
         if !action.double {
             return CubeTurn::Play;
         }
@@ -102,12 +173,12 @@ impl RolloutCube<Position> for BotCube<'_> {
     }
 
     fn truncated(&self, position: &Position, state: &CubeContext, ours: bool) -> CubeValue {
-        let equity = state.equity(position, &self.bot.evaluate(position));
+        let equity = state.equity(position, &self.evaluator.evaluate(position));
         self.value(state, equity, state.mwc_of_equity(equity), ours)
     }
 
     fn describe(&self) -> String {
-        format!("{:?} cube_ply={}", self.start, self.bot.ply())
+        format!("{:?} cube_ply={}", self.start, self.evaluator.ply())
     }
 
     fn kind(&self) -> CubeKind {
@@ -160,7 +231,7 @@ pub fn rollout_cubeful_with_progress<P: Policy<Backgammon>>(
     options: &RolloutOptions,
     progress: Option<super::Progress<'_>>,
 ) -> Result<RolloutResult> {
-    let cube = BotCube::new(cube_bot(cube_ply)?, *context);
+    let cube = BotCube::for_policy(policy, cube_ply, *context)?;
     rollout_game_cubeful(&Backgammon, start, policy, &cube, CubeLines::Cubeful, options, progress)
 }
 
@@ -227,7 +298,7 @@ pub fn rollout_cube<P: Policy<Backgammon>>(
     if Backgammon.result(position).is_some() {
         return Err(Error::IllegalAction("the game is over: a side has borne off every checker".into()));
     }
-    let cube = BotCube::new(cube_bot(cube_ply)?, *context);
+    let cube = BotCube::for_policy(policy, cube_ply, *context)?;
     let start = Start::Position(*position);
     let result =
         rollout_game_cubeful(&Backgammon, start, policy, &cube, CubeLines::Decision, options, progress)?;
@@ -245,7 +316,7 @@ pub fn rollout_plays_cubeful<P: Policy<Backgammon>>(
     options: &RolloutOptions,
 ) -> Result<Vec<PlayRollout<Play>>> {
     let plays = position.legal_plays(dice);
-    let cube = BotCube::new(cube_bot(cube_ply)?, context.swapped());
+    let cube = BotCube::for_policy(policy, cube_ply, context.swapped())?;
     rollout_game_plays_cubeful(&Backgammon, &plays, policy, Some(&cube), options)
 }
 
@@ -328,7 +399,7 @@ mod tests {
                 return v;
             }
             let v = if ctx.may_double() {
-                match self.cube.turn(p, &ctx) {
+                match self.cube.turn(p, &ctx, None) {
                     CubeTurn::Play => self.roll(p, ctx),
                     CubeTurn::Taken(taken) => self.roll(p, taken),
                     CubeTurn::Passed => ctx.value() as f64,
@@ -362,7 +433,7 @@ mod tests {
         // Two checkers each (the others borne off, so no gammons): we need 11 pips, they 10.
         let p = pos!(6 => 1, 5 => 1, 19 => -1, 21 => -1);
         let ctx = CubeContext::default();
-        let cube = BotCube::new(Bot::new(0).unwrap(), ctx);
+        let cube = BotCube::for_policy(&BuiltinPolicy::Net, 0, ctx).unwrap();
         let mut exact = Exact { cube, policy: BuiltinPolicy::Net, memo: HashMap::new() };
         let truth = exact.before_cube(&p, ctx);
         let r = rollout_cubeful(Start::Position(p), &BuiltinPolicy::Net, &ctx, 0, &options(5184, 2)).unwrap();

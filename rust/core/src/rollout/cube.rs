@@ -8,6 +8,7 @@
 //! cube-decision rollout follows two lines over the same dice, "no double" and "double, take",
 //! so their difference is measured trial by trial.
 
+use crate::Probabilities;
 use std::fmt::Debug;
 
 /// What the player on roll's cube decision, and the answer to it, do to a cube line.
@@ -52,7 +53,11 @@ pub trait RolloutCube<P>: Sync {
     fn may_double(&self, state: &Self::State) -> bool;
 
     /// The player on roll's cube decision in `position` (game not over) and the answer to it.
-    fn turn(&self, position: &P, state: &Self::State) -> CubeTurn<Self::State>;
+    /// `value` is the policy's evaluator's view of `position` for the player on roll when the
+    /// play that led to it computed it ([`Policy::choose_valued`](crate::Policy::choose_valued)),
+    /// for a cube player that decides on that evaluator to use instead of evaluating again.
+    fn turn(&self, position: &P, state: &Self::State, value: Option<&Probabilities>)
+        -> CubeTurn<Self::State>;
 
     /// The state seen by the other player, once the turn passes.
     fn swapped(&self, state: &Self::State) -> Self::State;
@@ -108,7 +113,7 @@ impl<P> RolloutCube<P> for NoCube {
         false
     }
 
-    fn turn(&self, _: &P, _: &()) -> CubeTurn<()> {
+    fn turn(&self, _: &P, _: &(), _: Option<&Probabilities>) -> CubeTurn<()> {
         CubeTurn::Play
     }
 
@@ -157,7 +162,7 @@ mod tests {
             true
         }
 
-        fn turn(&self, _: &Counts, _: &i32) -> CubeTurn<i32> {
+        fn turn(&self, _: &Counts, _: &i32, _: Option<&Probabilities>) -> CubeTurn<i32> {
             CubeTurn::Play
         }
 

@@ -47,6 +47,9 @@ pub(crate) fn early_plies<G: DiceGame>() -> Vec<OnceLock<Step<G>>> {
 pub(crate) struct Step<G: DiceGame> {
     after: G::Position,
     luck: Option<[f64; 5]>,
+    /// The policy's evaluator's view of `after` for the player to roll there, when the choice
+    /// computed it (see [`Policy::choose_valued`]): a cube decision there reuses it.
+    value: Option<Probabilities>,
 }
 
 // By hand: a derive would ask `G` itself to be `Copy`.
@@ -100,6 +103,8 @@ impl<G: DiceGame> Worker<G> {
         let mut luck = [0.0f64; 5];
         let mut ply = 0u32;
         let mut lines = setup.cube.map(|(_, lines)| lines).unwrap_or([None, None]);
+        // The value of `position` for the player on roll that the previous play computed.
+        let mut known: Option<Probabilities> = None;
         if let (Some((cube, _)), false) = (setup.cube, ours) {
             // The cube's states are seen from the player on roll: here the other side.
             for line in lines.iter_mut().flatten() {
@@ -135,7 +140,7 @@ impl<G: DiceGame> Worker<G> {
                         if std::mem::take(&mut line.decided) || !cube.may_double(&line.state) {
                             continue;
                         }
-                        match cube.turn(&position, &line.state) {
+                        match cube.turn(&position, &line.state, known.as_ref()) {
                             CubeTurn::Play => {}
                             CubeTurn::Taken(state) => line.state = state,
                             CubeTurn::Passed => line.ended = Some(cube.passed(&line.state, ours)),
@@ -163,6 +168,7 @@ impl<G: DiceGame> Worker<G> {
                 }
             }
             position = step.after;
+            known = step.value;
             ours = !ours;
             ply += 1;
             if let Some((cube, _)) = setup.cube {
@@ -205,32 +211,36 @@ impl<G: DiceGame> Worker<G> {
         let (mut luck, mut chosen) = (None, None);
         // The opening roll's luck is left alone: it is stratified over its 30 outcomes.
         if setup.variance_reduction && !(setup.opening && ply == 0) && setup.evaluator.is_some() {
-            let (l, best) = self.roll_luck(game, setup.policy, position, dice);
+            let (l, best, value) = self.roll_luck(game, setup.policy, position, dice);
             luck = Some(l.to_array());
             if setup.policy.chooses_the_evaluators_best() {
-                chosen = Some(best);
+                chosen = Some((best, Some(value)));
             }
         }
-        let k = match chosen {
-            Some(k) => k,
-            None => setup.policy.choose(game, position, dice, &self.plays, stream),
+        let (k, value) = match chosen {
+            Some(chosen) => chosen,
+            // Only a cube decision uses the value: a cubeless rollout asks for none.
+            None if setup.cube.is_some() => {
+                setup.policy.choose_valued(game, position, dice, &self.plays, stream)
+            }
+            None => (setup.policy.choose(game, position, dice, &self.plays, stream), None),
         };
-        Step { after: game.after(&self.plays[k]), luck }
+        Step { after: game.after(&self.plays[k]), luck, value: value.map(|v| v.flipped()) }
     }
 
     /// How much better the roll thrown is than the average roll, for the player to roll: the
     /// evaluator's value after its best play of `dice`, minus the mean of that over all 36
     /// outcomes. Its expectation is zero, so subtracting it keeps the estimate unbiased. Also the
-    /// index of that best play among the legal plays of `dice`.
+    /// index of that best play among the legal plays of `dice`, and its value.
     fn roll_luck<P: Policy<G>>(
         &mut self,
         game: &G,
         policy: &P,
         position: &G::Position,
         dice: Dice,
-    ) -> (Probabilities, usize) {
+    ) -> (Probabilities, usize, Probabilities) {
         let mut mean = [0.0f64; 5];
-        let mut thrown = ([0.0f64; 5], 0);
+        let mut thrown = ([0.0f64; 5], 0, Probabilities::default());
         let mut values = [Probabilities::default(); 21];
         let mut best = [0; 21];
         assert!(
@@ -244,9 +254,9 @@ impl<G: DiceGame> Worker<G> {
                 mean[i] += w * v[i];
             }
             if roll == dice {
-                thrown = (v, k);
+                thrown = (v, k, value);
             }
         }
-        (Probabilities::from_array(std::array::from_fn(|i| thrown.0[i] - mean[i])), thrown.1)
+        (Probabilities::from_array(std::array::from_fn(|i| thrown.0[i] - mean[i])), thrown.1, thrown.2)
     }
 }
