@@ -361,6 +361,47 @@ mod tests {
     }
 
     #[test]
+    fn a_chosen_plays_value_is_its_evaluators_value_after_it() {
+        // The reference is `value_after`: the evaluator's full evaluation of the position after
+        // the play, turned around; the choice's value comes from incremental sums, so it may
+        // differ in the last bits only.
+        let mut stream = DiceStream::new(5, 0);
+        let mut p = Position::initial();
+        let mut valued = 0;
+        for _ in 0..60 {
+            for roll in [ALL_ROLLS[0], ALL_ROLLS[9], ALL_ROLLS[17]] {
+                let plays = legal_plays(&p, roll);
+                for policy in [BuiltinPolicy::Net, BuiltinPolicy::NetAll] {
+                    let (k, value) = policy.choose_valued(&Backgammon, &p, roll, &plays, &mut stream);
+                    assert_eq!(k, policy.choose(&Backgammon, &p, roll, &plays, &mut stream));
+                    let Some(value) = value else {
+                        assert_eq!(plays.len(), 1);
+                        continue;
+                    };
+                    let evaluator = policy.evaluator().unwrap();
+                    let reference = gammon_core::policy::value_after(&Backgammon, evaluator, &plays[k]);
+                    for (a, b) in value.to_array().into_iter().zip(reference.to_array()) {
+                        assert!((a - b).abs() < 1e-5, "{value:?} {reference:?}");
+                    }
+                    valued += 1;
+                }
+            }
+            let plays = legal_plays(&p, stream.roll());
+            p = plays[plays.len() / 3].position.swapped();
+            if Backgammon.result(&p).is_some() {
+                p = Position::initial();
+            }
+        }
+        assert!(valued > 200, "{valued}");
+        assert_eq!(
+            BuiltinPolicy::Pubeval
+                .choose_valued(&Backgammon, &p, ALL_ROLLS[0], &legal_plays(&p, ALL_ROLLS[0]), &mut stream)
+                .1,
+            None
+        );
+    }
+
+    #[test]
     fn a_net_policy_over_the_shipped_weights_rolls_out_as_the_builtin_ones() {
         use crate::rollout::{rollout, RolloutOptions};
         let options = RolloutOptions { trials: 72, truncate: Some(6), seed: 9, ..RolloutOptions::default() };
