@@ -5,7 +5,7 @@ use crate::input;
 use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Query, Request, State};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use gammon_analysis::{analyse, Options};
@@ -75,14 +75,9 @@ pub async fn post_analyse(
     MatchText(text): MatchText,
 ) -> Response {
     // An analysis is as long as a rollout: it takes a rollout slot, or is refused at once.
-    let Ok(slot) = state.rollout_slots.clone().try_acquire_owned() else {
-        let message = format!(
-            "{} long jobs are running, as many as this server runs at once; try again later",
-            state.config.rollout_threads()
-        );
-        let mut response = ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message).into_response();
-        response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
-        return response;
+    let slot = match state.long_job_slot("long jobs") {
+        Ok(slot) => slot,
+        Err(busy) => return *busy,
     };
     let answer = run(state, query, text).await;
     drop(slot);

@@ -7,7 +7,7 @@ use crate::input::{self, PositionInput};
 use crate::probabilities::Outcome;
 use crate::state::{AppState, JsonBody};
 use axum::extract::State;
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use gammon_backgammon::Backgammon;
@@ -191,28 +191,29 @@ pub async fn post_rollout(
 ) -> Response {
     // Rollouts run on their own threads, as many at once as there are, so that the short queries
     // keep their threads; one more is refused at once rather than queued.
-    let Ok(slot) = state.rollout_slots.clone().try_acquire_owned() else {
-        let message = format!(
-            "{} rollouts are running, as many as this server runs at once; try again later",
-            state.config.rollout_threads()
-        );
-        let mut response = ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message).into_response();
-        response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
-        return response;
+    let slot = match state.long_job_slot("rollouts") {
+        Ok(slot) => slot,
+        Err(busy) => return *busy,
     };
     let answer = run(state, request).await;
     drop(slot);
     answer.into_response()
 }
 
+/// Refuses a number of trials outside 1 and the server's cap.
+pub(crate) fn check_trials(state: &AppState, trials: u64) -> ApiResult<()> {
+    let cap = state.config.limits.max_rollout_trials;
+    if !(1..=cap).contains(&trials) {
+        return Err(ApiError::bad_request(format!("trials must be in 1..={cap}, got {trials}")));
+    }
+    Ok(())
+}
+
 async fn run(state: AppState, request: RolloutRequest) -> ApiResult<Json<CubefulRolloutResponse>> {
     let read = request.position.read()?;
     let start = read.rollout_start().map_err(input::at_position)?;
     let (position, named) = (read.position, read.named.map(|n| n.name().to_string()));
-    let cap = state.config.limits.max_rollout_trials;
-    if !(1..=cap).contains(&request.trials) {
-        return Err(ApiError::bad_request(format!("trials must be in 1..={cap}, got {}", request.trials)));
-    }
+    check_trials(&state, request.trials)?;
     let ply = match request.ply {
         None => 0,
         Some(p @ 0..=1) => p as u8,

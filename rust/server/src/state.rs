@@ -6,11 +6,12 @@ use crate::error::{ApiError, ApiResult};
 use crate::work::Workers;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
 use serde::de::DeserializeOwned;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// What every handler shares: the evaluation threads and the configuration.
 #[derive(Clone)]
@@ -29,6 +30,21 @@ pub struct AppState {
 }
 
 impl AppState {
+    /// One of the places for long jobs (rollouts, analyses), held until the permit is dropped;
+    /// when all are taken, the 503 answer with `Retry-After` to send at once, naming the `jobs`,
+    /// because queueing long work would hold up everything behind it.
+    pub fn long_job_slot(&self, jobs: &str) -> Result<OwnedSemaphorePermit, Box<Response>> {
+        self.rollout_slots.clone().try_acquire_owned().map_err(|_| {
+            let message = format!(
+                "{} {jobs} are running, as many as this server runs at once; try again later",
+                self.config.rollout_threads()
+            );
+            let mut response = ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message).into_response();
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
+            Box::new(response)
+        })
+    }
+
     /// The state of a server started with `config` (checked first).
     pub fn new(config: Config) -> gammon_backgammon::Result<AppState> {
         config.validate()?;

@@ -11,14 +11,14 @@
 //! the server's rollout time limit, or as soon as the client goes away (closes the connection or
 //! cancels its fetch), which sets the rollout's cancel flag at its next batch.
 
-use crate::error::{ApiError, ErrorMessage};
+use crate::error::{ApiResult, ErrorMessage};
 use crate::input::PositionInput;
 use crate::probabilities::Outcome;
 use crate::rollout::RolloutResponse;
 use crate::state::{AppState, JsonBody};
 use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::State;
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use gammon_backgammon::Backgammon;
 use gammon_bot::rollout::{rollout_game, RolloutOptions};
@@ -133,16 +133,10 @@ pub async fn post_rollout_stream(
 ) -> Response {
     // Everything the request names is checked before the stream starts, so that a bad request
     // gets its 400 as every other endpoint gives it.
-    let checked = (|| {
+    let checked = (|| -> ApiResult<_> {
         let read = PositionInput::read(&request.position)?;
         let start = read.rollout_start().map_err(crate::input::at_position)?;
-        let cap = state.config.limits.max_rollout_trials;
-        if !(1..=cap).contains(&request.trials) {
-            return Err(ApiError::bad_request(format!(
-                "trials must be in 1..={cap}, got {}",
-                request.trials
-            )));
-        }
+        crate::rollout::check_trials(&state, request.trials)?;
         let policy = BuiltinPolicy::from_name(&request.policy)?;
         Ok((read, start, policy))
     })();
@@ -150,14 +144,9 @@ pub async fn post_rollout_stream(
         Ok(checked) => checked,
         Err(refusal) => return refusal.into_response(),
     };
-    let Ok(slot) = state.rollout_slots.clone().try_acquire_owned() else {
-        let message = format!(
-            "{} rollouts are running, as many as this server runs at once; try again later",
-            state.config.rollout_threads()
-        );
-        let mut response = ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message).into_response();
-        response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
-        return response;
+    let slot = match state.long_job_slot("rollouts") {
+        Ok(slot) => slot,
+        Err(busy) => return *busy,
     };
     let (position, named) = (read.position, read.named.map(|n| n.name().to_string()));
     let (tx, rx) = mpsc::channel::<Bytes>(QUEUE);
