@@ -272,7 +272,7 @@ class Engine:
         except UbgiError as e:
             self.send(e.line())
         except GammonError as e:
-            # The engine refused what the controller set up (a finished game, say).
+            # The engine refused what the controller set up (an illegal play, say).
             self.send(UbgiError(BAD_STATE, str(e)).line())
         return True
 

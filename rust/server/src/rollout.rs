@@ -232,14 +232,9 @@ async fn run(state: AppState, request: RolloutRequest) -> ApiResult<Json<Cubeful
         None
     };
     if request.kind == RolloutKind::Cube {
-        let Start::Position(on_roll) = start else {
+        let Start::Position(_) = start else {
             return Err(ApiError::bad_request("kind cube: nobody may double before the opening roll"));
         };
-        if on_roll.we_have_won() || on_roll.they_have_won() {
-            return Err(ApiError::bad_request(
-                "position: the game is over: a side has borne off every checker",
-            ));
-        }
         if context.is_some_and(|c| !c.may_double()) {
             return Err(ApiError::bad_request(
                 "kind cube: the player on roll may not double in this context",
@@ -384,5 +379,10 @@ mod tests {
             assert_eq!(status, StatusCode::BAD_REQUEST, "{body} {answer}");
             assert!(answer["message"].is_string(), "{answer}");
         }
+        // A finished game is refused by the position reader, before the kind is looked at.
+        let over = format!("0 -15{}", " 0".repeat(24));
+        let (status, answer) = post(json!({"position": over, "kind": "cube"})).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+        assert!(answer["message"].as_str().unwrap().contains("borne off all 15"), "{answer}");
     }
 }
