@@ -1,13 +1,17 @@
-//! GNU Backgammon's `.sgf` match files (SGF FF[4], GM[6]): read.
+//! GNU Backgammon's `.sgf` match files (SGF FF[4], GM[6]): read here, written in [`write`].
 //!
 //! One game tree per game, `(;FF[4]GM[6]...MI[length:N][game:k][ws:a][bs:b]PW[..]PB[..]RE[..] ;B[..] ;W[..] ...)`.
 //! White (`W`) is player 0 and Black (`B`) player 1, as GNU Backgammon writes them. A move node holds
 //! the two dice and up to four from/to letter pairs, every letter from White's side: `a` is White's
 //! 1-point (Black's 24), `x` White's 24, `y` the bar, `z` off; `W[66]` alone is a roll that cannot be
-//! played. `W[double]`, `B[take]`, `B[drop]` are cube actions. A game that stops before its end was
-//! resigned: `RE[W+2R]` says who won and how many points. Other properties (analysis, comments,
-//! statistics) are skipped.
+//! played. `W[double]`, `B[take]`, `B[drop]` are cube actions (and `B[beaver]`, which only gammon
+//! writes: GNU Backgammon has no beavers in its files and skips the node). A game that stops before
+//! its end was resigned: `RE[W+2R]` says who won and how many points; only the last game may stop
+//! without a result (the match is still going on), possibly on a roll not yet played. `RU[Jacoby]`
+//! in a money session is the Jacoby rule. Other properties (analysis, comments, statistics) are
+//! skipped; [`write::write_annotated`] writes GNU Backgammon's analysis properties beside the moves.
 
+use crate::cube::CubeRules;
 use crate::game::ResultKind;
 use crate::match_play::Match;
 use gammon_core::error::{Error, Result};
@@ -162,7 +166,17 @@ pub fn read(text: &str) -> Result<Match> {
         return Err(bad(first.line, "GM[6] (backgammon) is missing"));
     }
     let length = match_info(first, "length")?;
-    let mut m = Match::new(length, Some(0))?;
+    // Files may record a dead-cube double, as `.mat` files do (see `CubeRules::dead_cube_doubles`);
+    // the Jacoby rule is RU[Jacoby] in a money session.
+    let jacoby = length == 0 && first.get("RU").is_some_and(|v| v.iter().any(|r| r == "Jacoby"));
+    // GNU Backgammon's files carry no beaver rule: a money session allows them if one is played.
+    let beavers = length == 0
+        && trees
+            .iter()
+            .flatten()
+            .any(|n| ["W", "B"].iter().any(|p| n.get(p).is_some_and(|v| v[0] == "beaver")));
+    let rules = CubeRules { dead_cube_doubles: true, jacoby, beavers, ..CubeRules::default() };
+    let mut m = Match::with_rules(length, Some(0), rules)?;
     let name = |n: &Node, p: &str| n.get(p).and_then(|v| v.first()).cloned().unwrap_or_default();
     m.set_names(&name(first, "PW"), &name(first, "PB"));
     for (k, tree) in trees.iter().enumerate() {
@@ -182,9 +196,14 @@ pub fn read(text: &str) -> Result<Match> {
                 ),
             ));
         }
+        // The line of a roll left unplayed, which only the game's end by resignation may follow.
+        let mut pending: Option<usize> = None;
         for node in &tree[1..] {
             for (who, prop) in [(0u8, "W"), (1u8, "B")] {
                 let Some(values) = node.get(prop) else { continue };
+                if let Some(at) = pending {
+                    return Err(bad(at, "a roll that can be played is left unplayed, and play goes on"));
+                }
                 let value = values[0].as_str();
                 let at = |e: Error| bad(node.line, format!("{prop}[{value}]: {}", e.message()));
                 let g = m.game_mut();
@@ -192,6 +211,7 @@ pub fn read(text: &str) -> Result<Match> {
                     "double" => g.double().map_err(at)?,
                     "take" => g.take().map_err(at)?,
                     "drop" => g.drop().map_err(at)?,
+                    "beaver" => g.beaver().map_err(at)?,
                     _ => {
                         let chars: Vec<char> = value.chars().collect();
                         let die =
@@ -243,13 +263,20 @@ pub fn read(text: &str) -> Result<Match> {
                                 format!("{prop}[{value}]: the roll cannot be played"),
                             ));
                         }
+                        if steps.is_empty() {
+                            // Left unplayed: only a resignation (RE) or the end of the file may follow.
+                            pending = Some(node.line);
+                            continue;
+                        }
                         g.play_text(&steps.join(" ")).map_err(at)?;
                     }
                 }
             }
         }
-        if !m.game().is_over() {
+        let last = k + 1 == trees.len();
+        if !m.game().is_over() && (root.get("RE").is_some() || !last) {
             // A game that stops before its end was resigned: RE[W+2R] says who won and how much.
+            // Only the last game may stop without a result: the match is still going on.
             let re = root.get("RE").and_then(|v| v.first()).cloned().unwrap_or_default();
             let winner = match re.chars().next() {
                 Some('W') => 0u8,
@@ -291,6 +318,8 @@ impl Match {
         read(text)
     }
 }
+
+pub mod write;
 
 #[cfg(test)]
 mod tests;
