@@ -126,6 +126,8 @@ def wait_for_answer(page: Page, click: Any, path: str = "/v1/game") -> None:
 
 def test_the_page_plays_a_money_game_against_the_bot_to_its_end(page: Page) -> None:
     page.select_option("#game-kind", "money")
+    # A money game has no length to set.
+    expect(page.locator("#match-length")).to_be_hidden()
     page.fill("#game-seed", "11")
     wait_for_answer(page, lambda: page.click("#start"))
     expect(page.locator("#play-board svg")).to_be_visible()
@@ -179,6 +181,7 @@ def test_the_page_plays_a_money_game_against_the_bot_to_its_end(page: Page) -> N
 
 def test_a_match_starts_with_its_length_and_the_cube_can_be_offered(page: Page) -> None:
     page.select_option("#game-kind", "match")
+    expect(page.locator("#match-length")).to_be_visible()
     page.fill("#match-length", "3")
     page.fill("#game-seed", "5")
     wait_for_answer(page, lambda: page.click("#start"))

@@ -806,6 +806,10 @@ function wire() {
   const on = (id, type, handler) =>
     document.getElementById(id).addEventListener(type, (e) => guarded(() => handler(e)));
   on("new-game", "submit", newGame);
+  // A money game has no length: the box shows only while "match" is chosen.
+  on("game-kind", "change", (e) => {
+    document.getElementById("match-length-label").hidden = e.target.value !== "match";
+  });
   for (const name of ["roll", "double", "take", "drop", "next"]) on("act-" + name, "click", () => act(name));
   on("act-undo", "click", async () => undo());
   on("act-confirm", "click", confirmPlay);
