@@ -1,0 +1,211 @@
+"""How far the bot's cube decisions and probabilities are from GNU Backgammon's 2-ply.
+
+Measurement only, no test: it reads the fixtures that ``tools/strength/gen_fixtures.py`` made
+with gnubg (``tests/fixtures/strength/``) and needs nothing but gammon itself. gnubg 2-ply is
+the referee; gnubg 0-ply is a reference line beside ours. ``docs/strength.md`` defines every
+figure and holds the tables this prints::
+
+    python tools/strength/measure.py              # both tables (a few minutes: 1-ply cube decisions)
+    python tools/strength/measure.py cube --plies 0
+    python tools/strength/measure.py probabilities
+
+Cube decisions, for each case, by gnubg 2-ply's three cubeful equities (normalised to the cube,
+for the player on roll) ``nd``, ``dt``, ``dp``:
+
+* the doubler's error: ``best - nd`` for no double, ``best - min(dt, dp)`` for a double, where
+  ``best = max(nd, min(dt, dp))`` (a double is worth what the proper answer gives);
+* the taker's error: ``dt - min(dt, dp)`` for a take, ``dp - min(dt, dp)`` for a pass;
+* both: their sum; agreement is the verdict (double or not, take or pass) equal to gnubg 2-ply's,
+  where a tie of the doubler's equities (gnubg's "optional double") agrees either way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from gammon import Bot, CubeContext, Position, rollout
+
+FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "strength"
+TIE = 1e-5  # the referee computes in single precision
+OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon", "equity")
+CLASS_ORDER = ("contact", "crashed", "race")
+
+
+def words_verdict(action: str) -> tuple[bool, bool]:
+    """(double, take) from gnubg's words ("Too good to double, pass", "Optional double, take")."""
+    low = action.lower()
+    double = low.startswith(("double", "redouble", "optional"))
+    return double, "take" in low or "beaver" in low
+
+
+def errors(nd: float, dt: float, dp: float, double: bool, take: bool) -> tuple[float, float]:
+    """The doubler's and the taker's error of a verdict, by the referee's three equities."""
+    answer = min(dt, dp)
+    best = max(nd, answer)
+    doubler = best - (answer if double else nd)
+    taker = (dt if take else dp) - answer
+    return doubler, taker
+
+
+def agrees(
+    nd: float, dt: float, dp: float, ref: tuple[bool, bool], got: tuple[bool, bool], optional: bool
+) -> bool:
+    """Whether a verdict is the referee's; ``optional``: the referee calls the double optional."""
+    doubler_tie = optional or abs(nd - min(dt, dp)) < TIE
+    taker_tie = abs(dt - dp) < TIE
+    return (doubler_tie or ref[0] == got[0]) and (taker_tie or ref[1] == got[1])
+
+
+def context_of(row: dict[str, str]) -> CubeContext:
+    if row["length"] == "0":
+        return CubeContext.money()
+    ctx = CubeContext.match((int(row["away_us"]), int(row["away_them"])))
+    return ctx
+
+
+class Tally:
+    """Sums of one decision maker's agreement and errors over a group of cases."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.agree = 0
+        self.doubler = 0.0
+        self.taker = 0.0
+        self.worst = 0.0
+
+    def add(self, agree: bool, doubler: float, taker: float) -> None:
+        self.n += 1
+        self.agree += agree
+        self.doubler += doubler
+        self.taker += taker
+        self.worst = max(self.worst, doubler + taker)
+
+    def cells(self) -> str:
+        n = max(self.n, 1)
+        both = (self.doubler + self.taker) / n
+        return (
+            f"{100 * self.agree / n:.1f}% | {self.doubler / n:.4f} | {self.taker / n:.4f} | "
+            f"{both:.4f} | {self.worst:.3f}"
+        )
+
+
+def cube(plies: list[int], limit: int | None) -> None:
+    rows = list(csv.DictReader(open(FIXTURES / "cube_cases.csv")))[:limit]
+    deciders = ["gnubg 0-ply"] + [f"Bot(ply={p})" for p in plies]
+    bots = {f"Bot(ply={p})": Bot(ply=p) for p in plies}
+    tallies: dict[tuple[str, str], Tally] = defaultdict(Tally)
+    groups_order: list[str] = []
+    seconds = dict.fromkeys(bots, 0.0)
+    for row in rows:
+        nd, dt, dp = float(row["no_double"]), float(row["double_take"]), float(row["double_pass"])
+        ref = words_verdict(row["action"])
+        optional = row["action"].lower().startswith("optional")
+        position = Position.from_id(row["position_id"])
+        ctx = context_of(row)
+        if row["context"].endswith("_post") and not ctx.post_crawford:
+            raise SystemExit(f"{row['context']}: our context is not post-Crawford")
+        verdicts = {"gnubg 0-ply": words_verdict(row["action_0ply"])}
+        for name, bot in bots.items():
+            start = time.perf_counter()
+            action = bot.cube_action(position, ctx)
+            seconds[name] += time.perf_counter() - start
+            verdicts[name] = (action.double, action.take)
+        groups = [f"{row['context']}", f"class: {row['pos_class']}", "all"]
+        for g in groups[:1]:
+            if g not in groups_order:
+                groups_order.append(g)
+        for name, got in verdicts.items():
+            doubler, taker = errors(nd, dt, dp, *got)
+            for g in groups:
+                tallies[(g, name)].add(agrees(nd, dt, dp, ref, got, optional), doubler, taker)
+    classes = [
+        f"class: {c}"
+        for c in (*CLASS_ORDER, "bearoff1", "bearoff2")
+        if tallies[(f"class: {c}", deciders[0])].n
+    ]
+    print(f"Cube decisions against gnubg 2-ply: {len(rows)} cases")
+    print()
+    print("| cases | decider | agreement | doubler's error | taker's error | both | worst case |")
+    print("|---|---|---|---|---|---|---|")
+    for g in [*groups_order, *classes, "all"]:
+        for name in deciders:
+            t = tallies[(g, name)]
+            print(f"| {g} ({t.n}) | {name} | {t.cells()} |")
+    print()
+    for name, s in seconds.items():
+        print(f"{name}: {1000 * s / max(len(rows), 1):.2f} ms a decision")
+
+
+def net_v4(position: Position) -> list[float]:
+    """The rollouts' net (net-v4) on a position: a rollout truncated at once is its evaluation."""
+    r = rollout(position, trials=1, truncate=0, policy="net", threads=1, variance_reduction=False)
+    return [r.win, r.win_gammon, r.win_backgammon, r.lose_gammon, r.lose_backgammon, r.equity]
+
+
+def cubeless_equity(p: list[float]) -> float:
+    return 2 * p[0] - 1 + p[1] - p[3] + p[2] - p[4]
+
+
+def probabilities(limit: int | None) -> None:
+    rows = list(csv.DictReader(open(FIXTURES / "probabilities.csv")))[:limit]
+    bot = Bot(ply=0)
+    sums: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0] * 7)
+    worst_check = 0.0
+    for row in rows:
+        ref = [float(row[k]) for k in OUTPUTS[:5]]
+        ref.append(cubeless_equity(ref))
+        gnubg0 = [float(row[k + "_0ply"]) for k in OUTPUTS[:5]]
+        gnubg0.append(cubeless_equity(gnubg0))
+        position = Position.from_id(row["position_id"])
+        e = bot.evaluate(position)
+        ours = [getattr(e, k) for k in OUTPUTS]
+        # The truncated rollout must give the evaluator itself: checked on the bot's own net.
+        r = rollout(position, trials=1, truncate=0, policy="net-all", threads=1, variance_reduction=False)
+        worst_check = max(worst_check, abs(r.win - e.win), abs(r.equity - e.equity))
+        for name, got in (
+            ("net-v5 (the bot, 0-ply)", ours),
+            ("net-v4 (rollouts)", net_v4(position)),
+            ("gnubg 0-ply", gnubg0),
+        ):
+            for cls in (row["pos_class"], "all"):
+                s = sums[(cls, name)]
+                for i in range(6):
+                    s[i] += (got[i] - ref[i]) ** 2
+                s[6] += 1
+    if worst_check > 1e-6:
+        raise SystemExit(f"a truncated net-all rollout differs from Bot.evaluate by {worst_check}")
+    print(f"Root-mean-square error against gnubg 2-ply: {len(rows)} positions")
+    print()
+    print(
+        "| class | evaluator | win | win gammon | win backgammon | lose gammon | lose backgammon | equity |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    for cls in (*CLASS_ORDER, "all"):
+        for name in ("net-v5 (the bot, 0-ply)", "net-v4 (rollouts)", "gnubg 0-ply"):
+            s = sums[(cls, name)]
+            if not s[6]:
+                continue
+            cells = " | ".join(f"{math.sqrt(s[i] / s[6]):.4f}" for i in range(6))
+            print(f"| {cls} ({int(s[6])}) | {name} | {cells} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", nargs="?", choices=("cube", "probabilities", "all"), default="all")
+    parser.add_argument("--plies", type=int, nargs="+", default=[0, 1], help="the bot's depths")
+    parser.add_argument("--limit", type=int, default=None, help="only the first N rows")
+    args = parser.parse_args()
+    if args.what in ("cube", "all"):
+        cube(args.plies, args.limit)
+        print()
+    if args.what in ("probabilities", "all"):
+        probabilities(args.limit)
+
+
+if __name__ == "__main__":
+    main()
