@@ -18,9 +18,11 @@
 pub mod json;
 mod judge;
 pub mod record;
+pub mod sgf;
 
 pub use record::{
-    rating, Analysis, Decision, Kind, Mark, Options, PlayerTotals, Thresholds, DEFAULT_THRESHOLDS,
+    luck_rating, rating, Analysis, Decision, Kind, LuckMark, Mark, Options, PlayerTotals, Thresholds,
+    DEFAULT_THRESHOLDS, LUCKY, VERY_LUCKY,
 };
 
 use gammon_backgammon::{Action, Game, Match, Phase};
@@ -147,8 +149,19 @@ pub fn analyse(m: &Match, options: &Options, progress: Option<Progress<'_>>) -> 
     for (p, name) in players.iter_mut().zip(m.names()) {
         p.name = name.clone();
     }
+    // Luck in the unit of the result: match winning chance, or points (luck times the cube).
+    let mut luck_cost = [0.0f64; 2];
     for d in &decisions {
         add(&mut players[d.player as usize], d);
+        if let Some(luck) = d.luck {
+            luck_cost[d.player as usize] +=
+                if m.length() > 0 { d.luck_mwc } else { luck * f64::from(d.cube_value) };
+        }
+    }
+    let result = results(m);
+    for p in 0..2 {
+        players[p].result = result[p];
+        players[p].luck_adjusted_result = result[p] - luck_cost[p] + luck_cost[1 - p];
     }
     Ok(Analysis {
         length: m.length(),
@@ -158,6 +171,36 @@ pub fn analyse(m: &Match, options: &Options, progress: Option<Progress<'_>>) -> 
         decisions,
         players,
     })
+}
+
+/// What the finished games gave each player: the gain in match winning chance since 0-0 (from the
+/// built-in match equity table; 0 beyond its size), or the points won in money play.
+fn results(m: &Match) -> [f64; 2] {
+    let finished: Vec<&Game> = m.games().iter().filter(|g| g.is_over()).collect();
+    if m.length() == 0 {
+        let mut r = [0.0; 2];
+        for g in finished {
+            if let Some(res) = g.result() {
+                r[res.winner as usize] += f64::from(res.points);
+                r[1 - res.winner as usize] -= f64::from(res.points);
+            }
+        }
+        return r;
+    }
+    let score = if m.game().is_over() { m.score() } else { m.game().context().score };
+    // The game after a player first reaches N-1 is the Crawford game; later ones are post-Crawford.
+    let at_edge = |s: [u32; 2]| s.iter().any(|&x| x + 1 == m.length());
+    let post = at_edge(score) && m.games().iter().any(|g| at_edge(g.context().score));
+    let met = gammon_backgammon::MatchEquityTable::kazaross_xg2();
+    let mut r = [0.0; 2];
+    for p in 0..2u8 {
+        let now = met.mwc_at_score(score, m.length(), p, post);
+        let start = met.mwc_at_score([0, 0], m.length(), p, false);
+        if let (Ok(now), Ok(start)) = (now, start) {
+            r[p as usize] = now - start;
+        }
+    }
+    r
 }
 
 /// Counts `d` in its player's totals.
@@ -189,6 +232,13 @@ fn add(p: &mut PlayerTotals, d: &Decision) {
             }
         }
         Kind::Resign | Kind::AcceptResignation => p.resignation_error += d.equity_lost,
+    }
+    match d.luck_mark() {
+        LuckMark::VeryLucky => p.very_lucky += 1,
+        LuckMark::Lucky => p.lucky += 1,
+        LuckMark::None => {}
+        LuckMark::Unlucky => p.unlucky += 1,
+        LuckMark::VeryUnlucky => p.very_unlucky += 1,
     }
     match d.mark {
         Mark::None => {}

@@ -109,6 +109,73 @@ impl Mark {
     }
 }
 
+/// GNU Backgammon's default luck marks, as its `show analysis` prints them: a roll whose luck is
+/// above +0.3 is lucky, above +0.6 very lucky, below -0.3 unlucky, below -0.6 very unlucky
+/// (equivalent money equity normalised to the cube, the luck's own unit).
+pub const LUCKY: f64 = 0.3;
+/// See [`LUCKY`].
+pub const VERY_LUCKY: f64 = 0.6;
+
+/// How lucky a roll was, as GNU Backgammon marks it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum LuckMark {
+    /// Below -0.6.
+    VeryUnlucky,
+    /// From -0.6 to -0.3.
+    Unlucky,
+    /// Unmarked.
+    None,
+    /// From +0.3 to +0.6.
+    Lucky,
+    /// Above +0.6.
+    VeryLucky,
+}
+
+impl LuckMark {
+    /// The mark of a roll whose luck is `luck`.
+    pub fn of(luck: f64) -> LuckMark {
+        if luck > VERY_LUCKY {
+            LuckMark::VeryLucky
+        } else if luck > LUCKY {
+            LuckMark::Lucky
+        } else if luck < -VERY_LUCKY {
+            LuckMark::VeryUnlucky
+        } else if luck < -LUCKY {
+            LuckMark::Unlucky
+        } else {
+            LuckMark::None
+        }
+    }
+
+    /// `"very unlucky"`, `"unlucky"`, `""`, `"lucky"`, `"very lucky"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            LuckMark::VeryUnlucky => "very unlucky",
+            LuckMark::Unlucky => "unlucky",
+            LuckMark::None => "",
+            LuckMark::Lucky => "lucky",
+            LuckMark::VeryLucky => "very lucky",
+        }
+    }
+}
+
+/// GNU Backgammon's luck rating for a luck rate (luck per roll, normalised equity): above 0.06
+/// "Go to Las Vegas", from 0.03 "Good dice, man!", from -0.03 "None", from -0.06 "Bad dice, man!",
+/// and "Go to bed" below, as its manual gives the scale.
+pub fn luck_rating(per_roll: f64) -> &'static str {
+    if per_roll > 0.06 {
+        "Go to Las Vegas"
+    } else if per_roll > 0.03 {
+        "Good dice, man!"
+    } else if per_roll >= -0.03 {
+        "None"
+    } else if per_roll >= -0.06 {
+        "Bad dice, man!"
+    } else {
+        "Go to bed"
+    }
+}
+
 /// One decision of one game, judged.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Decision {
@@ -165,6 +232,13 @@ pub struct Decision {
     pub cube_value: u32,
 }
 
+impl Decision {
+    /// The luck mark of a checker play's roll ([`LuckMark::None`] for other decisions).
+    pub fn luck_mark(&self) -> LuckMark {
+        self.luck.map_or(LuckMark::None, LuckMark::of)
+    }
+}
+
 /// One player's totals.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PlayerTotals {
@@ -204,9 +278,38 @@ pub struct PlayerTotals {
     pub luck: f64,
     /// The same luck in match winning chance.
     pub luck_mwc: f64,
+    /// Rolls marked very lucky, lucky, unlucky, very unlucky (see [`LuckMark`]).
+    pub very_lucky: usize,
+    /// Rolls marked lucky.
+    pub lucky: usize,
+    /// Rolls marked unlucky.
+    pub unlucky: usize,
+    /// Rolls marked very unlucky.
+    pub very_unlucky: usize,
+    /// What the games finished so far gave this player, as GNU Backgammon's "Actual result": in
+    /// match play the match winning chance gained since the start (from the match equity table;
+    /// +0.5 for winning a match from 0-0), in money play the points won (negative when lost).
+    pub result: f64,
+    /// The result with the luck taken out, GNU Backgammon's "Luck adjusted result": the result
+    /// minus this player's luck plus the opponent's (in match winning chance in match play, in
+    /// points, luck times the cube, in money play).
+    pub luck_adjusted_result: f64,
 }
 
 impl PlayerTotals {
+    /// The luck per roll (normalised equity), 0 without rolls: GNU Backgammon's "Luck rate".
+    pub fn luck_rate(&self) -> f64 {
+        match self.plays {
+            0 => 0.0,
+            n => self.luck / n as f64,
+        }
+    }
+
+    /// GNU Backgammon's words for the luck rate (see [`luck_rating`]).
+    pub fn luck_rating(&self) -> &'static str {
+        luck_rating(self.luck_rate())
+    }
+
     /// Decisions in the error rate: unforced checker plays and cube decisions.
     pub fn decisions(&self) -> usize {
         self.unforced_plays + self.cube_decisions

@@ -83,3 +83,66 @@ fn ratings_follow_gnubgs_scale() {
     assert_eq!(rating(0.0065), "Expert");
     assert_eq!(rating(0.04), "Awful!");
 }
+
+#[test]
+fn luck_marks_and_ratings_follow_gnubgs_scale() {
+    // GNU Backgammon 1.07's `show analysis` prints the luck marks at +0.6, +0.3, -0.3, -0.6; its
+    // manual gives the luck ratings (luck per roll) at 0.06, 0.03, -0.03, -0.06. In its analysis
+    // of noisy_7pt_c, a roll of luck +0.30059 is lucky and one of -0.34719 unlucky.
+    assert_eq!(LuckMark::of(0.30059), LuckMark::Lucky);
+    assert_eq!(LuckMark::of(-0.34719), LuckMark::Unlucky);
+    assert_eq!(LuckMark::of(0.7), LuckMark::VeryLucky);
+    assert_eq!(LuckMark::of(-0.61), LuckMark::VeryUnlucky);
+    assert_eq!(LuckMark::of(0.2), LuckMark::None);
+    assert_eq!(luck_rating(-0.0241), "None");
+    assert_eq!(luck_rating(0.05), "Good dice, man!");
+    assert_eq!(luck_rating(-0.07), "Go to bed");
+}
+
+#[test]
+fn luck_counts_and_the_luck_adjusted_result_add_up() {
+    let m = fixture("gnubg_selfplay_5pt.mat");
+    let a = analyse(&m, &Options::default(), None).unwrap();
+    for (k, p) in a.players.iter().enumerate() {
+        let rolls: Vec<&Decision> =
+            a.decisions.iter().filter(|d| d.player as usize == k && d.luck.is_some()).collect();
+        let marked = |mark| rolls.iter().filter(|d| d.luck_mark() == mark).count();
+        assert_eq!(
+            [p.very_lucky, p.lucky, p.unlucky, p.very_unlucky],
+            [
+                marked(LuckMark::VeryLucky),
+                marked(LuckMark::Lucky),
+                marked(LuckMark::Unlucky),
+                marked(LuckMark::VeryUnlucky)
+            ]
+        );
+    }
+    // The match is over: the winner gained half a match from 0-0, the loser lost it, and the
+    // luck-adjusted results are each other's opposites (as GNU Backgammon's are).
+    let w = m.winner().unwrap() as usize;
+    assert!((a.players[w].result - 0.5).abs() < 1e-9 && (a.players[1 - w].result + 0.5).abs() < 1e-9);
+    let (p0, p1) = (&a.players[0], &a.players[1]);
+    assert!((p0.luck_adjusted_result + p1.luck_adjusted_result).abs() < 1e-9);
+    assert!((p0.luck_adjusted_result - (p0.result - p0.luck_mwc + p1.luck_mwc)).abs() < 1e-9);
+}
+
+#[test]
+fn the_annotated_sgf_reads_back_to_the_match_with_a_mark_per_marked_decision() {
+    let m = fixture("gnubg_selfplay_5pt.mat");
+    let a = analyse(&m, &Options::default(), None).unwrap();
+    let sgf = a.to_sgf(&m).unwrap();
+    let back = Match::from_sgf(&sgf).unwrap();
+    for (x, y) in m.games().iter().zip(back.games()) {
+        assert_eq!(x.history(), y.history());
+    }
+    let count = |what: &str| sgf.matches(what).count();
+    let marked = |mark| a.decisions.iter().filter(|d| d.mark == mark).count();
+    assert_eq!(count("BM[2]") + count("BC[2]"), marked(Mark::VeryBad));
+    assert_eq!(count("BM[1]") + count("BC[1]"), marked(Mark::Bad));
+    assert_eq!(count("DO[]") + count("DC[]"), marked(Mark::Doubtful));
+    assert_eq!(count("LU["), a.decisions.iter().filter(|d| d.luck.is_some()).count());
+    let lucky = a.players.iter().map(|p| p.lucky + p.unlucky).sum::<usize>();
+    assert_eq!(count("GB[1]") + count("GW[1]"), lucky);
+    // Another match is refused.
+    assert!(a.to_sgf(&fixture("gnubg_selfplay_3pt.mat")).is_err());
+}
