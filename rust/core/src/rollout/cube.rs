@@ -4,9 +4,17 @@
 //! play does not depend on the cube (the policy plays the cubeless game), so a trial plays its
 //! game once and follows one or two *cube lines* along it: before each roll the line's player
 //! on roll decides whether to double, the opponent takes or passes, and a pass ends that line
-//! (not the game, which goes on for the cubeless figures and for the other line). A
-//! cube-decision rollout follows two lines over the same dice, "no double" and "double, take",
-//! so their difference is measured trial by trial.
+//! (not the game, which goes on for the other line). A cube-decision rollout follows two lines
+//! over the same dice, "no double" and "double, take", so their difference is measured trial by
+//! trial.
+//!
+//! Once every line of a trial has ended by a pass, the rest of its game could change no cube
+//! value, so the trial stops there, as GNU Backgammon's cubeful rollouts do; its cubeless
+//! figures are then the policy's evaluation of the position at the pass (the player on roll
+//! about to roll), as at truncation. A cubeful rollout's cubeless figures are therefore those of
+//! games cut at the pass, not those of the cubeless rollout of the same seed, except where no
+//! line ends by a pass (a cube nobody may turn gives exactly the cubeless rollout). A policy
+//! without an evaluator plays every game to its end.
 
 use crate::Probabilities;
 use std::fmt::Debug;
@@ -141,7 +149,7 @@ mod tests {
     use super::*;
     use crate::pip_race::{Counts, PipRace};
     use crate::rollout::{rollout_game_cubeful, CubeKind, CubeLines, RolloutOptions, Start};
-    use crate::RandomPolicy;
+    use crate::{Evaluator, EvaluatorPolicy, RandomPolicy};
 
     /// A cube whose state says which side it is seen from (+1: the side the rollout reports for):
     /// every line it settles is worth 1 if the state was seen from the wrong side, 0 otherwise.
@@ -205,5 +213,91 @@ mod tests {
         }
         // Nobody doubles before the opening roll.
         assert!(run(Start::Opening(counts), CubeLines::Decision).is_err());
+    }
+
+    /// Doubles whenever it may, and the opponent always passes.
+    struct Passer;
+
+    impl RolloutCube<Counts> for Passer {
+        type State = ();
+
+        fn start(&self) {}
+
+        fn start_taken(&self) -> Option<()> {
+            Some(())
+        }
+
+        fn may_double(&self, _: &()) -> bool {
+            true
+        }
+
+        fn turn(&self, _: &Counts, _: &(), _: Option<&Probabilities>) -> CubeTurn<()> {
+            CubeTurn::Passed
+        }
+
+        fn swapped(&self, _: &()) {}
+
+        fn settle(&self, _: &(), points: i8, ours: bool) -> CubeValue {
+            let points = f64::from(points);
+            CubeValue { equity: if ours { points } else { -points }, mwc: 0.0 }
+        }
+
+        fn truncated(&self, _: &Counts, _: &(), _: bool) -> CubeValue {
+            unreachable!("no truncation in these rollouts")
+        }
+
+        fn describe(&self) -> String {
+            "passer".into()
+        }
+
+        fn kind(&self) -> CubeKind {
+            CubeKind::Money
+        }
+    }
+
+    /// A made-up evaluator of the pip race: the side with fewer pips to throw is the favourite.
+    struct Lead;
+
+    impl crate::Evaluator<Counts> for Lead {
+        fn evaluate(&self, p: &Counts) -> Probabilities {
+            let win = (0.5 + f64::from(p.other - p.to_roll) / 100.0).clamp(0.0, 1.0);
+            Probabilities { win, win_gammon: win / 10.0, ..Probabilities::default() }
+        }
+    }
+
+    #[test]
+    fn a_trial_stops_once_every_line_has_ended_by_a_pass() {
+        let counts = Counts { to_roll: 30, other: 40 };
+        let options =
+            RolloutOptions { trials: 72, seed: 5, variance_reduction: false, ..RolloutOptions::default() };
+        let start = Start::Position(counts);
+        // The first decision is a double passed, before any roll: with an evaluator every trial
+        // stops there, its cubeless figures the evaluation of the start (as at truncation), and
+        // its cubeful value the point won.
+        let policy = EvaluatorPolicy::new(Lead, "lead");
+        let r = rollout_game_cubeful(&PipRace, start, &policy, &Passer, CubeLines::Cubeful, &options, None)
+            .unwrap();
+        let expected = Lead.evaluate(&counts).to_array();
+        for (a, b) in r.probabilities.to_array().into_iter().zip(expected) {
+            assert!((a - b).abs() < 1e-9, "{r:?}");
+        }
+        assert_eq!(r.cubeful_equity(), Some(1.0));
+        assert!(r.cubeful_std_error().unwrap() < 1e-9);
+        // A cube-decision rollout: its "double, take" line (which this cube lets the taker's
+        // opponent redouble at once) ends by a pass before the first roll, its "no double" line
+        // when the opponent doubles after it, so every trial stops after one roll (this cube
+        // counts a pass as one point whatever the cube).
+        let d = rollout_game_cubeful(&PipRace, start, &policy, &Passer, CubeLines::Decision, &options, None)
+            .unwrap();
+        assert_eq!((d.cubeful_equity(), d.double_take().map(|t| t.0)), (Some(-1.0), Some(1.0)));
+        assert!(d.probabilities != r.probabilities && d.probabilities.win > 0.0 && d.probabilities.win < 1.0);
+        // Without an evaluator the game goes on to its end for the cubeless figures: wins and
+        // losses only (a truncated estimate would not be 0 or 1 trial by trial).
+        let random =
+            rollout_game_cubeful(&PipRace, start, &RandomPolicy, &Passer, CubeLines::Cubeful, &options, None)
+                .unwrap();
+        let win = random.probabilities.win * 72.0;
+        assert!((win - win.round()).abs() < 1e-9 && random.probabilities.win > 0.5, "{random:?}");
+        assert_eq!(random.cubeful_equity(), Some(1.0));
     }
 }

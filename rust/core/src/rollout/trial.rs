@@ -1,5 +1,5 @@
-//! One trial: a game played to the end (or to the truncation ply) from the start position, and the
-//! luck of its dice.
+//! One trial: a game played to the end (or to the truncation ply, or in a cubeful rollout until
+//! every cube line has ended by a pass) from the start position, and the luck of its dice.
 
 use super::cube::{CubeTurn, CubeValue, Line, Lines, RolloutCube};
 use super::schedule::Schedule;
@@ -144,6 +144,15 @@ impl<G: DiceGame> Worker<G> {
                             CubeTurn::Play => {}
                             CubeTurn::Taken(state) => line.state = state,
                             CubeTurn::Passed => line.ended = Some(cube.passed(&line.state, ours)),
+                        }
+                    }
+                    // Every line has ended by a pass: the rest of the game changes no cube
+                    // value, so the trial stops, its cubeless figures taken from the evaluation
+                    // of this position as at truncation (the value the previous play computed
+                    // where there is one). Without an evaluator the game goes on to its end.
+                    if lines.iter().flatten().all(|l| l.ended.is_some()) {
+                        if let Some(evaluator) = setup.evaluator {
+                            break known.unwrap_or_else(|| evaluator.evaluate(&position));
                         }
                     }
                 }
