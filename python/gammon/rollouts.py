@@ -59,8 +59,10 @@ def rollout(
     decision, and a pass ends the game for the cube's value. The result then has
     ``cubeful_equity`` and ``cubeful_std_error`` (per unit of the starting cube in money play,
     normalised to the starting stake in match play, as :class:`CubeAction`'s equities) and, in
-    match play, ``mwc``, the match winning chance; the cubeless figures are those of the same
-    rollout without the cube. Variance reduction applies to the cubeless figures only. ``ply``
+    match play, ``mwc``, the match winning chance. A trial stops once its game's cube has been
+    passed, its cubeless figures then taken from the policy's evaluation of the position there
+    (as at truncation), so they are those of the rollout without the cube only where nobody
+    passes. Variance reduction applies to the cubeless figures only. ``ply``
     (0 or 1) is the depth of the players: at 1 the checkers are played by the bot's 1-ply search
     (a net ``policy`` only; far slower) and cube decisions are made on 1-ply evaluations.
 
