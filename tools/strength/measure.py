@@ -33,6 +33,7 @@ from gammon import Bot, CubeContext, Position, rollout
 FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "strength"
 TIE = 1e-5  # the referee computes in single precision
 OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon", "equity")
+MODEL = "our model, gnubg 2-ply's probabilities"
 CLASS_ORDER = ("contact", "crashed", "race")
 
 
@@ -59,6 +60,25 @@ def agrees(
     doubler_tie = optional or abs(nd - min(dt, dp)) < TIE
     taker_tie = abs(dt - dp) < TIE
     return (doubler_tie or ref[0] == got[0]) and (taker_tie or ref[1] == got[1])
+
+
+def error_kind(
+    ref_action: str, got: tuple[bool, bool], doubler: float, taker: float
+) -> list[tuple[str, float]]:
+    """The kinds of the errors a verdict makes, named by the referee's proper action."""
+    kinds = []
+    if doubler > 0:
+        if got[0]:
+            too_good = ref_action.lower().startswith("too good")
+            kinds.append(("doubles when too good" if too_good else "doubles too early", doubler))
+        else:
+            kinds.append(("misses a double", doubler))
+    if taker > 0:
+        kinds.append(("takes a pass" if got[1] else "passes a take", taker))
+    return kinds
+
+
+KINDS = ("doubles too early", "misses a double", "doubles when too good", "takes a pass", "passes a take")
 
 
 def context_of(row: dict[str, str]) -> CubeContext:
@@ -96,10 +116,11 @@ class Tally:
 
 def cube(plies: list[int], limit: int | None) -> None:
     rows = list(csv.DictReader(open(FIXTURES / "cube_cases.csv")))[:limit]
-    deciders = ["gnubg 0-ply"] + [f"Bot(ply={p})" for p in plies]
+    deciders = ["gnubg 0-ply", MODEL] + [f"Bot(ply={p})" for p in plies]
     bots = {f"Bot(ply={p})": Bot(ply=p) for p in plies}
     tallies: dict[tuple[str, str], Tally] = defaultdict(Tally)
     groups_order: list[str] = []
+    kinds: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0, 0.0])
     seconds = dict.fromkeys(bots, 0.0)
     for row in rows:
         nd, dt, dp = float(row["no_double"]), float(row["double_take"]), float(row["double_pass"])
@@ -110,6 +131,11 @@ def cube(plies: list[int], limit: int | None) -> None:
         if row["context"].endswith("_post") and not ctx.post_crawford:
             raise SystemExit(f"{row['context']}: our context is not post-Crawford")
         verdicts = {"gnubg 0-ply": words_verdict(row["action_0ply"])}
+        # Our cube model fed the referee's own cubeless probabilities: what is left of our error
+        # with a perfect 0-ply net, the part that only a better cube model (or search) can remove.
+        referee_probabilities = [float(row[k]) for k in OUTPUTS[:5]]
+        model = ctx.decide(position, referee_probabilities)
+        verdicts[MODEL] = (model.double, model.take)
         for name, bot in bots.items():
             start = time.perf_counter()
             action = bot.cube_action(position, ctx)
@@ -121,6 +147,9 @@ def cube(plies: list[int], limit: int | None) -> None:
                 groups_order.append(g)
         for name, got in verdicts.items():
             doubler, taker = errors(nd, dt, dp, *got)
+            for kind, cost in error_kind(row["action"], got, doubler, taker):
+                kinds[(kind, name)][0] += 1
+                kinds[(kind, name)][1] += cost
             for g in groups:
                 tallies[(g, name)].add(agrees(nd, dt, dp, ref, got, optional), doubler, taker)
     classes = [
@@ -136,6 +165,12 @@ def cube(plies: list[int], limit: int | None) -> None:
         for name in deciders:
             t = tallies[(g, name)]
             print(f"| {g} ({t.n}) | {name} | {t.cells()} |")
+    print()
+    print("| error | " + " | ".join(deciders) + " |")
+    print("|---|" + "---|" * len(deciders))
+    for kind in KINDS:
+        cells = [f"{kinds[(kind, n)][0]:.0f} ({kinds[(kind, n)][1]:.3f})" for n in deciders]
+        print(f"| {kind} | " + " | ".join(cells) + " |")
     print()
     for name, s in seconds.items():
         print(f"{name}: {1000 * s / max(len(rows), 1):.2f} ms a decision")
