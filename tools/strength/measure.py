@@ -5,7 +5,7 @@ with gnubg (``tests/fixtures/strength/``) and needs nothing but gammon itself. g
 the referee; gnubg 0-ply is a reference line beside ours. ``docs/strength.md`` defines every
 figure and holds the tables this prints::
 
-    python tools/strength/measure.py              # both tables (a few minutes: 1-ply cube decisions)
+    python tools/strength/measure.py              # both tables, in a few seconds
     python tools/strength/measure.py cube --plies 0
     python tools/strength/measure.py probabilities
 
