@@ -57,7 +57,10 @@ impl Analysis {
                     d.action + 1
                 )));
             };
-            if game.history()[d.action].player() != d.player && d.kind != Kind::Checker {
+            // A cube decision is made by whoever acts at its action (resignations are judged for
+            // both sides at the offer, and an opening roll belongs to no one).
+            let cube = matches!(d.kind, Kind::Double | Kind::Take);
+            if cube && game.history()[d.action].player() != d.player {
                 return Err(Error::InvalidArgument(format!(
                     "decision of game {}, action {}: the match has another player there",
                     d.game + 1,

@@ -4,9 +4,9 @@
 //! White (`W`) is player 0 and Black (`B`) player 1, as GNU Backgammon writes them. A move node holds
 //! the two dice and up to four from/to letter pairs, every letter from White's side: `a` is White's
 //! 1-point (Black's 24), `x` White's 24, `y` the bar, `z` off; `W[66]` alone is a roll that cannot be
-//! played. `W[double]`, `B[take]`, `B[drop]` are cube actions (and `B[beaver]`, which only gammon
-//! writes: GNU Backgammon has no beavers in its files and skips the node). A game that stops before
-//! its end was resigned: `RE[W+2R]` says who won and how many points; only the last game may stop
+//! played. `W[double]`, `B[take]`, `B[drop]` are cube actions; a `double` by the doubled player is
+//! a beaver (money sessions, which then allow beavers), as GNU Backgammon writes it. A game that
+//! stops before its end was resigned: `RE[W+2R]` says who won and how many points; only the last game may stop
 //! without a result (the match is still going on), possibly on a roll not yet played. `RU[Jacoby]`
 //! in a money session is the Jacoby rule. Other properties (analysis, comments, statistics) are
 //! skipped; [`write::write_annotated`] writes GNU Backgammon's analysis properties beside the moves.
@@ -169,12 +169,15 @@ pub fn read(text: &str) -> Result<Match> {
     // Files may record a dead-cube double, as `.mat` files do (see `CubeRules::dead_cube_doubles`);
     // the Jacoby rule is RU[Jacoby] in a money session.
     let jacoby = length == 0 && first.get("RU").is_some_and(|v| v.iter().any(|r| r == "Jacoby"));
-    // GNU Backgammon's files carry no beaver rule: a money session allows them if one is played.
+    // The files carry no beaver rule: a money session allows them if one is played, that is if
+    // a double answers a double.
+    let action = |n: &Node| ["W", "B"].iter().find_map(|p| n.get(p)).map(|v| v[0].clone());
     let beavers = length == 0
-        && trees
-            .iter()
-            .flatten()
-            .any(|n| ["W", "B"].iter().any(|p| n.get(p).is_some_and(|v| v[0] == "beaver")));
+        && trees.iter().any(|t| {
+            t.windows(2).any(|w| {
+                action(&w[0]).as_deref() == Some("double") && action(&w[1]).as_deref() == Some("double")
+            })
+        });
     let rules = CubeRules { dead_cube_doubles: true, jacoby, beavers, ..CubeRules::default() };
     let mut m = Match::with_rules(length, Some(0), rules)?;
     let name = |n: &Node, p: &str| n.get(p).and_then(|v| v.first()).cloned().unwrap_or_default();
@@ -208,10 +211,10 @@ pub fn read(text: &str) -> Result<Match> {
                 let at = |e: Error| bad(node.line, format!("{prop}[{value}]: {}", e.message()));
                 let g = m.game_mut();
                 match value {
+                    "double" if g.phase() == crate::game::Phase::Doubled => g.beaver().map_err(at)?,
                     "double" => g.double().map_err(at)?,
                     "take" => g.take().map_err(at)?,
                     "drop" => g.drop().map_err(at)?,
-                    "beaver" => g.beaver().map_err(at)?,
                     _ => {
                         let chars: Vec<char> = value.chars().collect();
                         let die =
@@ -310,6 +313,21 @@ pub fn read(text: &str) -> Result<Match> {
         }
     }
     Ok(m)
+}
+
+/// Whether `text` looks like an SGF file (its first non-blank characters open a game tree).
+pub fn looks_like_sgf(text: &str) -> bool {
+    text.trim_start_matches('\u{feff}').trim_start().starts_with('(')
+}
+
+/// A match file of either kind, told apart by its content: `.sgf` when it opens a game tree,
+/// `.mat` otherwise.
+pub fn read_match_file(text: &str) -> Result<Match> {
+    if looks_like_sgf(text) {
+        read(text)
+    } else {
+        Match::from_mat(text)
+    }
 }
 
 impl Match {

@@ -3,8 +3,8 @@
 //! One game tree per game; the root holds `FF[4]GM[6]CA[UTF-8]AP[..]MI[..]PW[..]PB[..]RU[..]` and,
 //! once the game is over, `RE[W+n]` (`R` appended for a resignation). Then one node per roll
 //! (`;W[31hefe]`, the dice high first, then the checker steps), per cube action (`;B[double]`,
-//! `;W[take]`, `;W[drop]`, `;W[beaver]`) in the order played. Resignations live only in `RE`: a
-//! rejected one leaves no trace, as in GNU Backgammon's files.
+//! `;W[take]`, `;W[drop]`; a beaver is a `double` by the doubled player) in the order played.
+//! Resignations live only in `RE`: a rejected one leaves no trace, as in GNU Backgammon's files.
 
 use crate::game::{Action, EndReason, Game};
 use crate::match_play::Match;
@@ -118,7 +118,8 @@ pub fn write_annotated(m: &Match, notes: Notes<'_>) -> Result<String> {
                 Action::Double { player, .. } => node(&mut s, i, player, "double".into()),
                 Action::Take { player } => node(&mut s, i, player, "take".into()),
                 Action::Drop { player } => node(&mut s, i, player, "drop".into()),
-                Action::Beaver { player, .. } => node(&mut s, i, player, "beaver".into()),
+                // GNU Backgammon writes a beaver as a double by the doubled player.
+                Action::Beaver { player, .. } => node(&mut s, i, player, "double".into()),
                 Action::Resign { .. }
                 | Action::AcceptResignation { .. }
                 | Action::RejectResignation { .. } => {}
