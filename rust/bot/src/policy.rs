@@ -280,9 +280,9 @@ impl Policy<Backgammon> for NetPolicy<'_> {
         plays: &[gammon_backgammon::Play],
         _: &mut DiceStream,
     ) -> (usize, Option<Probabilities>) {
-        if plays.len() == 1 {
-            return (0, None);
-        }
+        // A forced play is valued too: from the inputs the last choice left, which costs less
+        // than the fresh evaluation a cube decision would otherwise make, and leaves the next
+        // choice its inputs to start from.
         let (k, value) = self.net.best_of_screened(self.screen, self.keep, position, plays);
         (k, Some(value))
     }

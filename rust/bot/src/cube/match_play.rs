@@ -73,6 +73,10 @@ fn crossing(y: f64, a: (f64, f64), b: (f64, f64)) -> f64 {
 struct Model {
     score: Score,
     levels: Vec<Level>,
+    /// `score.win_loss` of the cube at each level and of the one above the top (level `k`
+    /// holds the lowest cube times `2^k`): the solution asks for each many times, and a rollout
+    /// decides often enough for the table lookups to show.
+    win_loss: Vec<(f64, f64)>,
 }
 
 impl Model {
@@ -86,7 +90,9 @@ impl Model {
             cubes.push(cubes.last().unwrap() * 2);
         }
         let levels = cubes.iter().map(|&cube| Level { cube, ours: None, theirs: None }).collect();
-        let mut model = Model { score, levels };
+        let top = cubes.last().unwrap() * 2;
+        let win_loss = cubes.iter().chain([&top]).map(|&cube| score.win_loss(cube)).collect();
+        let mut model = Model { score, levels, win_loss };
         for k in (0..model.levels.len().saturating_sub(1)).rev() {
             let c = model.levels[k].cube;
             // We cash where their take of 2c (they own it) is worth exactly our win of c.
@@ -110,7 +116,7 @@ impl Model {
             ours: None,
             theirs: None,
         });
-        let (w, l) = self.score.win_loss(level.cube);
+        let (w, l) = self.win_loss[k.min(self.levels.len())];
         let theirs = if owner == CubeOwner::Us { None } else { level.theirs };
         let ours = if owner == CubeOwner::Them { None } else { level.ours };
         let left = theirs.map_or((0.0, l), |p| (p, self.score.lose(1, level.cube)));
@@ -120,8 +126,7 @@ impl Model {
 
     /// Cubeful MWC at level `k` with the cube held by `owner`, efficiency `x`.
     fn cubeful(&self, p: f64, k: usize, owner: CubeOwner, x: f64) -> f64 {
-        let cube = self.levels.get(k).map_or(self.levels[0].cube * 2, |l| l.cube);
-        let (w, l) = self.score.win_loss(cube);
+        let (w, l) = self.win_loss[k.min(self.levels.len())];
         let dead = p * w + (1.0 - p) * l;
         let (a, b) = self.anchors(k, owner);
         if b.0 <= a.0 {

@@ -7,8 +7,11 @@
 //! policy computed for the play that led to the position (turned around), where it has them, so
 //! it mostly costs no evaluation. The opponent takes, beavers or passes by the same
 //! decision; a pass ends the line for the cube's value. The game itself is played
-//! by the rollout's policy as in a cubeless rollout, and to its end, so a cubeful rollout's
-//! cubeless figures are exactly those of the cubeless rollout with the same seed and options.
+//! by the rollout's policy as in a cubeless rollout until every line has ended: a trial stops at
+//! the pass that ends its last line, its cubeless figures then taken from the policy's
+//! evaluation of that position, as at truncation (see [`gammon_core::rollout::cube`]).
+//! So a cubeful rollout's cubeless figures are those of the cubeless rollout with the same seed
+//! only where nobody passes; its cubeful figures are unchanged by the stop, trial by trial.
 //!
 //! A line's value is the game's result times the cube, counted as the context counts it: in
 //! money play gammons count unless the Jacoby rule applies with the cube still centred, and
@@ -200,7 +203,9 @@ fn cube_bot(ply: u8) -> Result<Bot<'static>> {
 /// Rolls out `start` with the cube in `context` (seen by the player on roll): `policy` plays the
 /// checkers, the bot at `cube_ply` (0 or 1) decides every double, take and pass. The result has
 /// the cubeless figures and [`RolloutResult::cubeful_equity`] (and [`RolloutResult::mwc`] in
-/// match play). Nobody doubles before an opening roll.
+/// match play). Nobody doubles before an opening roll. A trial stops at a pass, its cubeless
+/// figures taken from the evaluation of the position there (with a policy that has an
+/// evaluator).
 ///
 /// ```
 /// use gammon_bot::cube::CubeContext;
