@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 
 seconds=${FUZZ_SECONDS:-12}
-all=(position_id match_id reader xgid play mat battlegammon)
+all=(position_id match_id reader xgid play mat sgf battlegammon)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 afl_version=0.18.2

@@ -2,13 +2,13 @@
 # Writes the seed corpus, one directory per target under the directory given (relative to
 # fuzz/; default out/seeds, that is fuzz/out/seeds), from the repository's fixtures: Position and
 # Match IDs and XGIDs of the game records, the legal-plays table's positions, the plays of the
-# records, the .mat files.
+# records, the .mat and .sgf files.
 set -euo pipefail
 cd "$(dirname "$0")"
 out=${1:-out/seeds}
 fixtures=../tests/fixtures
 rm -rf "$out"
-for t in position_id match_id reader xgid play mat battlegammon server_json; do mkdir -p "$out/$t"; done
+for t in position_id match_id reader xgid play mat sgf battlegammon server_json; do mkdir -p "$out/$t"; done
 
 # One file per line of standard input, named <prefix><n>, the line without its newline.
 lines_to_files() {
@@ -56,6 +56,9 @@ cp "$fixtures"/mat/*.mat "$out/mat/"
 for f in "$fixtures"/mat/*.mat; do
     awk '/Game 2/ {exit} {print}' "$f" >"$out/mat/first-game-$(basename "$f")"
 done
+
+# GNU Backgammon's .sgf exports and ours.
+cp "$fixtures"/analysis/*.sgf "$fixtures"/sgf-gnubg/*.sgf "$out/sgf/"
 
 printf '%s\n' initial "b:wwwww////w///ww/ww///////b///bb/bb////bbbbb" "w:bwwww////w///ww/ww///////b///bb/bb////bbbb" \
     "b:ww///////ww/ww///////b///bb/bb////bbbbbwwww" "b:" | lines_to_files "$out/battlegammon" b

@@ -115,6 +115,19 @@ pub fn mat(data: &[u8]) {
     assert_eq!(again, written, "{s:?}: the .mat rewrite is not stable");
 }
 
+/// GNU Backgammon `.sgf`: an accepted file is a match that can be written as `.sgf`, whose text
+/// reads back to a match written the same.
+pub fn sgf(data: &[u8]) {
+    let Some(s) = text(data) else { return };
+    let Ok(m) = Match::from_sgf(s) else { return };
+    let written = m.to_sgf().unwrap_or_else(|e| panic!("{s:?} read as a match that cannot be written: {e}"));
+    let back =
+        Match::from_sgf(&written).unwrap_or_else(|e| panic!("{s:?} read, its rewrite {written:?} not: {e}"));
+    let again =
+        back.to_sgf().unwrap_or_else(|e| panic!("{s:?}: its rewrite reads but cannot be written: {e}"));
+    assert_eq!(again, written, "{s:?}: the .sgf rewrite is not stable");
+}
+
 /// Battlegammon IDs: an accepted position's ID reads to the same position.
 pub fn battlegammon(data: &[u8]) {
     let Some(s) = text(data) else { return };
@@ -130,13 +143,14 @@ pub fn battlegammon(data: &[u8]) {
 pub type Check = fn(&[u8]);
 
 /// Every target by name, as `src/bin` names them, for the seed test.
-pub const TARGETS: [(&str, Check); 7] = [
+pub const TARGETS: [(&str, Check); 8] = [
     ("position_id", position_id),
     ("match_id", match_id),
     ("reader", reader),
     ("xgid", xgid),
     ("play", play),
     ("mat", mat),
+    ("sgf", sgf),
     ("battlegammon", battlegammon),
 ];
 

@@ -142,6 +142,17 @@ fn point(line: usize, letter: char, who: u8) -> Result<u8> {
     }
 }
 
+/// How many of the mover's checkers a list of steps takes from or puts on each point (0 off, 25
+/// the bar): the same for two orders of the same checker movements.
+fn net_move(steps: impl Iterator<Item = (u8, u8)>) -> [i32; 26] {
+    let mut net = [0; 26];
+    for (from, to) in steps {
+        net[usize::from(from.min(25))] -= 1;
+        net[usize::from(to.min(25))] += 1;
+    }
+    net
+}
+
 /// The number after `key:` in `MI[key:value]`.
 fn match_info(node: &Node, key: &str) -> Result<u32> {
     let values = node.get("MI").ok_or_else(|| bad(node.line, "the game has no MI (match information)"))?;
@@ -250,12 +261,12 @@ pub fn read(text: &str) -> Result<Match> {
                             ));
                         }
                         let mut steps = Vec::new();
+                        let mut pairs = Vec::new();
                         for pair in chars[2..].chunks(2) {
-                            steps.push(format!(
-                                "{}/{}",
-                                point(node.line, pair[0], who)?,
-                                point(node.line, pair[1], who)?
-                            ));
+                            let (from, to) =
+                                (point(node.line, pair[0], who)?, point(node.line, pair[1], who)?);
+                            steps.push(format!("{from}/{to}"));
+                            pairs.push((from, to));
                         }
                         if !matches!(g.phase(), crate::game::Phase::Moving(_)) {
                             if steps.is_empty() {
@@ -271,7 +282,21 @@ pub fn read(text: &str) -> Result<Match> {
                             pending = Some(node.line);
                             continue;
                         }
-                        g.play_text(&steps.join(" ")).map_err(at)?;
+                        if let Err(e) = g.play_text(&steps.join(" ")) {
+                            // GNU Backgammon may list a play's steps in an order that cannot be
+                            // played one by one (5/1 1/off for 5/3 3/off with 4-2): the play is
+                            // then the one legal play that moves the same checkers from and to
+                            // the same points.
+                            let net = net_move(pairs.iter().copied());
+                            let mut same = g
+                                .legal_plays()
+                                .into_iter()
+                                .filter(|p| net_move(p.moves().iter().map(|m| (m.from, m.to))) == net);
+                            match (same.next(), same.next()) {
+                                (Some(play), None) => g.play(&play).map_err(at)?,
+                                _ => return Err(at(e)),
+                            }
+                        }
                     }
                 }
             }
