@@ -12,11 +12,11 @@
 //! mean loss of 0.00002 (by that search's own values), in about a third of its time.
 
 use super::cube::{CubeAction, CubeContext};
-use super::net::NeuralNet;
+use super::net::{position_hash, Judged, NeuralNet};
 use super::{Evaluator, Policy, Probabilities};
 use gammon_backgammon::board::Position;
 use gammon_backgammon::dice_game::{Backgammon, DiceGame};
-use gammon_backgammon::moves::{legal_plays_into, Play};
+use gammon_backgammon::moves::{legal_plays_into, legal_positions_into, Play};
 use gammon_core::dice::{Dice, DiceStream, ALL_ROLLS};
 use gammon_core::error::{Error, Result};
 
@@ -50,6 +50,8 @@ pub struct RankedPlay {
 #[derive(Clone, Copy, Debug)]
 pub struct Bot<'a> {
     net: &'a NeuralNet,
+    /// [`NeuralNet::shipped`] of the net: the memo of deeper values is kept for shipped nets only.
+    shipped: u8,
     ply: u8,
     filter: usize,
     deep_filter: usize,
@@ -69,7 +71,7 @@ impl<'a> Bot<'a> {
         if ply > MAX_PLY {
             return Err(Error::InvalidArgument(format!("ply must be 0, 1 or 2, got {ply}")));
         }
-        Ok(Bot { net, ply, filter: 8, deep_filter: 4, deep_margin: 0.08 })
+        Ok(Bot { net, shipped: net.shipped(), ply, filter: 8, deep_filter: 4, deep_margin: 0.08 })
     }
 
     /// The same bot keeping the best `filter` plays (at least 1) at ply 0 for deeper search.
@@ -136,6 +138,8 @@ impl<'a> Bot<'a> {
         self.net.evaluate_plays(position, plays, &mut values);
         let mut ranked: Vec<(usize, Probabilities, u8)> =
             ranked_order(&values).into_iter().map(|k| (k, values[k], 0)).collect();
+        // The opponent's best replies found at ply 1, which ply 2 starts from again.
+        let mut replies: Vec<(usize, Box<Replies>)> = Vec::new();
         for ply in 1..=self.ply {
             let mut keep = if ply == 1 { self.filter } else { self.deep_filter }.min(plays.len());
             if ply == 2 {
@@ -145,7 +149,28 @@ impl<'a> Bot<'a> {
             }
             let head = &mut ranked[..keep];
             for entry in head.iter_mut() {
-                *entry = (entry.0, self.play_value(&plays[entry.0], ply), ply);
+                let next = Backgammon.after(&plays[entry.0]);
+                let value = match Backgammon.result(&next) {
+                    Some(points) => Probabilities::from_points(-points),
+                    None if ply == 1 && self.ply == 2 => {
+                        let found = self.memo_get(&next, 1).map(|v| (v, None)).unwrap_or_else(|| {
+                            let r = self.replies(&next);
+                            let v = r.value;
+                            self.memo_put(&next, 1, v);
+                            (v, Some(r))
+                        });
+                        if let (_, Some(r)) = found {
+                            replies.push((entry.0, Box::new(r)));
+                        }
+                        found.0.flipped()
+                    }
+                    None if ply == 2 => match replies.iter().find(|(k, _)| *k == entry.0) {
+                        Some((_, r)) => self.memo_or(&next, 2, || self.deeper(r, 1)).flipped(),
+                        None => self.position_value(&next, 2).flipped(),
+                    },
+                    None => self.position_value(&next, ply).flipped(),
+                };
+                *entry = (entry.0, value, ply);
             }
             head.sort_by(|a, b| b.1.equity().total_cmp(&a.1.equity()));
         }
@@ -241,35 +266,92 @@ impl<'a> Bot<'a> {
         Ok(RankedPlay { play: plays[k], probabilities, ply, equity: probabilities.equity() })
     }
 
-    /// The value of `play` for its mover at `ply`.
-    fn play_value(&self, play: &Play, ply: u8) -> Probabilities {
-        let next = Backgammon.after(play);
-        match Backgammon.result(&next) {
-            Some(points) => Probabilities::from_points(-points),
-            None => self.position_value(&next, ply).flipped(),
-        }
-    }
-
     /// The value of `position` (game not over) for the player on roll, looking `ply` plies
     /// ahead.
     pub fn position_value(&self, position: &Position, ply: u8) -> Probabilities {
         if ply == 0 {
             return self.net.evaluate(position);
         }
-        let mut plays = Vec::with_capacity(32);
-        let mut sum = [0.0f64; 5];
-        // Every roll's candidates are judged from one preparation of the position.
-        let mut prepared = self.net.prepare(position);
-        for dice in ALL_ROLLS {
-            legal_plays_into(position, dice, &mut plays);
-            let (k, best) = prepared.best_of(&plays);
-            let v = if ply == 1 { best } else { self.play_value(&plays[k], ply - 1) };
-            let w = dice.weight() as f64 / 36.0;
-            for (s, x) in sum.iter_mut().zip(v.to_array()) {
-                *s += w * x;
+        self.memo_or(position, ply, || {
+            let replies = self.replies(position);
+            if ply == 1 {
+                replies.value
+            } else {
+                self.deeper(&replies, ply - 1)
             }
+        })
+    }
+
+    /// The best reply of each roll from `position` (game not over) at ply 0, and their average:
+    /// the position's value at ply 1.
+    fn replies(&self, position: &Position) -> Replies {
+        thread_local! {
+            static SCRATCH: std::cell::RefCell<(Vec<Position>, Vec<Play>, Judged)> =
+                std::cell::RefCell::new((Vec::new(), Vec::new(), Judged::default()));
         }
-        Probabilities::from_array(sum)
+        SCRATCH.with_borrow_mut(|(positions, plays, judged)| {
+            let mut best = [(*position, Probabilities::default()); 21];
+            // Every roll's candidates are judged from one preparation of the position, each
+            // distinct result once.
+            let mut prepared = self.net.prepare(position);
+            judged.clear();
+            for (b, dice) in best.iter_mut().zip(ALL_ROLLS) {
+                // Only the resulting positions are needed, which the positions-only generator
+                // gives faster than whole plays; on a tie for the best, the plays' order says
+                // which is kept, as `best_of` keeps it.
+                legal_positions_into(position, dice, positions);
+                *b = match prepared.best_of_new_positions(positions, judged) {
+                    Some((k, v)) => (positions[k], v),
+                    None => {
+                        legal_plays_into(position, dice, plays);
+                        let (k, v) = prepared.best_of(plays);
+                        (plays[k].position, v)
+                    }
+                };
+            }
+            let value = average(best.iter().map(|b| b.1));
+            Replies { best, value }
+        })
+    }
+
+    /// The value of the position `replies` were found from, looking `ply + 1` plies ahead: each
+    /// roll's best reply valued at `ply` (`ply` at least 1).
+    fn deeper(&self, replies: &Replies, ply: u8) -> Probabilities {
+        average(replies.best.iter().map(|&(after, _)| {
+            let next = after.swapped();
+            match Backgammon.result(&next) {
+                Some(points) => Probabilities::from_points(-points),
+                None => self.position_value(&next, ply).flipped(),
+            }
+        }))
+    }
+
+    /// The remembered value of `position` at `ply`, else `compute()`'s, remembered.
+    fn memo_or(
+        &self,
+        position: &Position,
+        ply: u8,
+        compute: impl FnOnce() -> Probabilities,
+    ) -> Probabilities {
+        if let Some(v) = self.memo_get(position, ply) {
+            return v;
+        }
+        let v = compute();
+        self.memo_put(position, ply, v);
+        v
+    }
+
+    fn memo_get(&self, position: &Position, ply: u8) -> Option<Probabilities> {
+        if self.shipped == 0 {
+            return None;
+        }
+        MEMO.with_borrow(|m| m.get(self.shipped, position, ply))
+    }
+
+    fn memo_put(&self, position: &Position, ply: u8, value: Probabilities) {
+        if self.shipped != 0 {
+            MEMO.with_borrow_mut(|m| m.put(self.shipped, position, ply, value));
+        }
     }
 
     /// The value of `position` for the player on roll at the bot's ply (the result itself if
@@ -279,6 +361,73 @@ impl<'a> Bot<'a> {
             Some(points) => Probabilities::from_points(points),
             None => self.position_value(position, self.ply),
         }
+    }
+}
+
+/// The best reply of each of the 21 rolls ([`ALL_ROLLS`] order) at ply 0: the position it leads
+/// to, still seen from the player who rolled, and its value for that player; and their average.
+#[derive(Clone, Copy, Debug)]
+struct Replies {
+    best: [(Position, Probabilities); 21],
+    value: Probabilities,
+}
+
+/// The average of the 21 rolls' values (in [`ALL_ROLLS`] order), each weighted by its chance,
+/// summed in that order.
+fn average(values: impl Iterator<Item = Probabilities>) -> Probabilities {
+    let mut sum = [0.0f64; 5];
+    for (v, dice) in values.zip(ALL_ROLLS) {
+        let w = dice.weight() as f64 / 36.0;
+        for (s, x) in sum.iter_mut().zip(v.to_array()) {
+            *s += w * x;
+        }
+    }
+    Probabilities::from_array(sum)
+}
+
+/// Values of positions at ply 1 and 2 found on this thread with a shipped net, which the next
+/// searches look up before searching: a 2-ply analysis meets the same positions again and again
+/// (the cube decision before a roll is the value at ply 2 of the position the last play was
+/// judged at, the opponent's best replies found then are among the plays judged at ply 1 next).
+/// The value of a position at a ply depends on nothing else, so a remembered value is exactly
+/// the one a new search would find. One slot per hash, the newest value kept: a fixed size, no
+/// lock.
+struct Memo {
+    slots: Vec<Option<Slot>>,
+}
+
+#[derive(Clone, Copy)]
+struct Slot {
+    position: Position,
+    shipped: u8,
+    ply: u8,
+    value: Probabilities,
+}
+
+/// Slots of the memo (a power of two): a 2-ply checker decision leaves about a hundred values,
+/// so the last few decisions' stay.
+const MEMO_SLOTS: usize = 1 << 13;
+
+thread_local! {
+    static MEMO: std::cell::RefCell<Memo> = const { std::cell::RefCell::new(Memo { slots: Vec::new() }) };
+}
+
+impl Memo {
+    fn index(shipped: u8, position: &Position, ply: u8) -> usize {
+        (position_hash(position, (shipped as u32) << 8 | ply as u32) >> 40) as usize & (MEMO_SLOTS - 1)
+    }
+
+    fn get(&self, shipped: u8, position: &Position, ply: u8) -> Option<Probabilities> {
+        let slot = self.slots.get(Memo::index(shipped, position, ply))?.as_ref()?;
+        (slot.position == *position && slot.ply == ply && slot.shipped == shipped).then_some(slot.value)
+    }
+
+    fn put(&mut self, shipped: u8, position: &Position, ply: u8, value: Probabilities) {
+        if self.slots.is_empty() {
+            self.slots = vec![None; MEMO_SLOTS];
+        }
+        self.slots[Memo::index(shipped, position, ply)] =
+            Some(Slot { position: *position, shipped, ply, value });
     }
 }
 

@@ -545,6 +545,27 @@ pub fn touched(play: &Play) -> [u32; 2] {
     touched
 }
 
+/// The points of each side that differ between `before` and `after`, a position a play of the
+/// side on roll leads to (both seen from that side): [`touched`] without the play's moves, in the
+/// same layout (`[the other side, the side that moved]`, each in its own numbering). A point a
+/// checker only passed through is left out, which changes nothing where the mask is used: a
+/// point whose count is unchanged has no input that changed.
+#[inline(always)]
+pub fn touched_between(before: &Position, after: &Position) -> [u32; 2] {
+    let (a, b) = (before.board(), after.board());
+    // One pass over the whole board that the compiler turns into vector compares. A play changes
+    // the mover's count wherever a count changed, and the other side's only where it hit a blot
+    // (a point the other side held before).
+    let (mut changed, mut theirs) = (0u32, 0u32);
+    for i in 0..26 {
+        changed |= ((a[i] != b[i]) as u32) << i;
+        theirs |= ((a[i] < 0) as u32) << i;
+    }
+    let changed = changed & 0x1FF_FFFE;
+    // The other side's point 25 - i is our point i: bits 1..=24 reversed.
+    [(changed & theirs).reverse_bits() >> 6, changed]
+}
+
 /// The checkers of the side on roll on its point `i`.
 #[inline(always)]
 fn ours_at(board: &[i8; 26], i: usize) -> u32 {

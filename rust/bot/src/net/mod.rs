@@ -34,7 +34,7 @@ use gammon_backgammon::board::Position;
 use gammon_backgammon::dice_game::{Backgammon, DiceGame};
 use gammon_backgammon::moves::Play;
 use gammon_core::error::{Error, Result};
-use inputs::{encode, touched, Reference, INPUTS};
+use inputs::{encode, touched, touched_between, Reference, INPUTS};
 use network::{Network, MAX_HIDDEN, OUTPUTS};
 use screen::Screen;
 use std::sync::OnceLock;
@@ -110,6 +110,10 @@ static BUILTIN: &[u8] = include_bytes!("../../data/net-v5.bin");
 /// The rollouts' weights: a contact net of 80 units (the bot's before `net-v5`), which makes a
 /// rollout game about a third faster.
 static FAST: &[u8] = include_bytes!("../../data/net-v4.bin");
+/// The shipped nets once loaded. Nothing can change them afterwards, which is what lets the
+/// search remember values found with them ([`NeuralNet::shipped`]).
+static BUILTIN_NET: OnceLock<NeuralNet> = OnceLock::new();
+static FAST_NET: OnceLock<NeuralNet> = OnceLock::new();
 
 impl NeuralNet {
     /// Untrained nets with `hidden` units each (the start of training).
@@ -130,8 +134,7 @@ impl NeuralNet {
     /// assert!(p.win > 0.4 && p.win < 0.6);
     /// ```
     pub fn builtin() -> &'static NeuralNet {
-        static NET: OnceLock<NeuralNet> = OnceLock::new();
-        NET.get_or_init(|| NeuralNet::from_bytes(BUILTIN).expect("the shipped weights are valid"))
+        BUILTIN_NET.get_or_init(|| NeuralNet::from_bytes(BUILTIN).expect("the shipped weights are valid"))
     }
 
     /// The narrower shipped nets that rollouts play with by default
@@ -144,8 +147,21 @@ impl NeuralNet {
     /// assert!(NeuralNet::fast().contact.hidden() < NeuralNet::builtin().contact.hidden());
     /// ```
     pub fn fast() -> &'static NeuralNet {
-        static NET: OnceLock<NeuralNet> = OnceLock::new();
-        NET.get_or_init(|| NeuralNet::from_bytes(FAST).expect("the shipped weights are valid"))
+        FAST_NET.get_or_init(|| NeuralNet::from_bytes(FAST).expect("the shipped weights are valid"))
+    }
+
+    /// Which shipped net this is, if it is one: 1 for [`NeuralNet::builtin`], 2 for
+    /// [`NeuralNet::fast`], 0 for any other (whose weights may change between two calls, as
+    /// training changes them in place). Neither shipped net is loaded by asking.
+    pub fn shipped(&self) -> u8 {
+        let is = |cell: &OnceLock<NeuralNet>| cell.get().is_some_and(|n| std::ptr::eq(n, self));
+        if is(&BUILTIN_NET) {
+            1
+        } else if is(&FAST_NET) {
+            2
+        } else {
+            0
+        }
     }
 
     /// Reads weights written by [`NeuralNet::to_bytes`].
@@ -186,6 +202,18 @@ impl NeuralNet {
         // In a game the position is most often the one the last `best_of` on this thread
         // chose, whose inputs that call has already derived.
         let reference = CHOSEN.with_borrow_mut(|chosen| match chosen.take() {
+            Some(c) if c.after == *before => c.reference.nearby(&c.after, c.touched).turned(),
+            _ => Reference::new(&before.swapped()),
+        });
+        Prepared { net: self, before: *before, reference, sums: [[0.0; MAX_HIDDEN]; 2], have: [false; 2] }
+    }
+
+    /// [`NeuralNet::prepare`] that leaves the last choice on this thread for the next `prepare`:
+    /// a rollout measuring the luck of a position's rolls prepares it once for that, then again
+    /// for the choice of the play of the roll thrown, and both derive its inputs from the play
+    /// that led there.
+    pub fn prepare_again(&self, before: &Position) -> Prepared<'_> {
+        let reference = CHOSEN.with_borrow(|chosen| match chosen {
             Some(c) if c.after == *before => c.reference.nearby(&c.after, c.touched).turned(),
             _ => Reference::new(&before.swapped()),
         });
@@ -302,9 +330,45 @@ fn has_bit_instructions() -> bool {
         && std::is_x86_feature_detected!("lzcnt")
 }
 
+/// A candidate of one roll as the evaluation needs it: the position after it, with the turn
+/// passed, and the points it can have changed ([`touched`]).
+trait Candidate {
+    fn after_and_touched(&self, before: &Position) -> (Position, [u32; 2]);
+}
+
+impl Candidate for Play {
+    #[inline(always)]
+    fn after_and_touched(&self, _: &Position) -> (Position, [u32; 2]) {
+        (self.position.swapped(), touched(self))
+    }
+}
+
+/// A resulting position as [`legal_positions_into`](gammon_backgammon::legal_positions_into)
+/// gives it (still seen from the mover): the points it changed are found by comparing it with
+/// the position before, which visits a subset of the points [`touched`] gives for the same play
+/// (not the points a checker only passed through) and so the same inputs.
+impl Candidate for Position {
+    #[inline(always)]
+    fn after_and_touched(&self, before: &Position) -> (Position, [u32; 2]) {
+        (self.swapped(), touched_between(before, self))
+    }
+}
+
 impl Prepared<'_> {
     /// [`NeuralNet::evaluate_plays`] from the prepared position.
     pub fn evaluate_plays(&mut self, plays: &[Play], out: &mut Vec<Probabilities>) {
+        self.evaluate(plays, out)
+    }
+
+    /// [`Prepared::evaluate_plays`] for candidates given as the positions they lead to, seen from
+    /// the mover, as [`legal_positions_into`](gammon_backgammon::legal_positions_into) gives
+    /// them: the same values, bit for bit, as for the plays that lead there.
+    pub fn evaluate_positions(&mut self, positions: &[Position], out: &mut Vec<Probabilities>) {
+        self.evaluate(positions, out)
+    }
+
+    #[inline(always)]
+    fn evaluate<C: Candidate>(&mut self, candidates: &[C], out: &mut Vec<Probabilities>) {
         // The hidden-layer loops run over rows of f32; where the CPU has AVX-512 or AVX2 the same
         // code compiled for it handles sixteen or eight at a time instead of four. No fused
         // multiply-add is enabled, so every build rounds identically and gives bit-equal results.
@@ -313,39 +377,39 @@ impl Prepared<'_> {
             let bits = has_bit_instructions();
             if bits && std::is_x86_feature_detected!("avx512f") {
                 // SAFETY: the CPU supports AVX-512F and the bit instructions, checked just above.
-                return unsafe { self.evaluate_plays_avx512(plays, out) };
+                return unsafe { self.evaluate_avx512(candidates, out) };
             }
             if bits && std::is_x86_feature_detected!("avx2") {
                 // SAFETY: the CPU supports AVX2 and the bit instructions, checked just above.
-                return unsafe { self.evaluate_plays_avx2(plays, out) };
+                return unsafe { self.evaluate_avx2(candidates, out) };
             }
         }
-        self.evaluate_plays_with(plays, out)
+        self.evaluate_with(candidates, out)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,popcnt,bmi1,lzcnt")]
-    unsafe fn evaluate_plays_avx512(&mut self, plays: &[Play], out: &mut Vec<Probabilities>) {
-        self.evaluate_plays_with(plays, out)
+    unsafe fn evaluate_avx512<C: Candidate>(&mut self, candidates: &[C], out: &mut Vec<Probabilities>) {
+        self.evaluate_with(candidates, out)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,popcnt,bmi1,lzcnt")]
-    unsafe fn evaluate_plays_avx2(&mut self, plays: &[Play], out: &mut Vec<Probabilities>) {
-        self.evaluate_plays_with(plays, out)
+    unsafe fn evaluate_avx2<C: Candidate>(&mut self, candidates: &[C], out: &mut Vec<Probabilities>) {
+        self.evaluate_with(candidates, out)
     }
 
     #[inline(always)]
-    fn evaluate_plays_with(&mut self, plays: &[Play], out: &mut Vec<Probabilities>) {
+    fn evaluate_with<C: Candidate>(&mut self, candidates: &[C], out: &mut Vec<Probabilities>) {
         out.clear();
         let mut changes = [(0u32, 0.0f32); INPUTS];
-        for play in plays {
-            let after = play.position.swapped();
+        for candidate in candidates {
+            let (after, touched) = candidate.after_and_touched(&self.before);
             if let Some(points) = Backgammon.result(&after) {
                 out.push(Probabilities::from_points(-points));
                 continue;
             }
-            let nearby = self.reference.nearby(&after, touched(play));
+            let nearby = self.reference.nearby(&after, touched);
             let value = if nearby.all_home() {
                 bearoff::probabilities(&after).expect("bear-off class")
             } else {
@@ -400,9 +464,6 @@ impl Prepared<'_> {
 
     /// [`NeuralNet::best_of`] from the prepared position.
     pub fn best_of(&mut self, plays: &[Play]) -> (usize, Probabilities) {
-        thread_local! {
-            static VALUES: std::cell::RefCell<Vec<Probabilities>> = const { std::cell::RefCell::new(Vec::new()) };
-        }
         VALUES.with_borrow_mut(|values| {
             self.evaluate_plays(plays, values);
             let mut best = 0;
@@ -414,6 +475,161 @@ impl Prepared<'_> {
             (best, values[best])
         })
     }
+
+    /// The best of `positions` (the distinct positions the legal plays of one roll lead to, seen
+    /// from the mover, not empty) by cubeless equity, and its value for the mover; `None` when
+    /// another position has the same equity. [`Prepared::best_of`] keeps the first of equals in
+    /// the order of the legal plays, which positions alone do not tell, so a caller that must
+    /// choose as it does asks it then.
+    pub fn best_of_positions(&mut self, positions: &[Position]) -> Option<(usize, Probabilities)> {
+        VALUES.with_borrow_mut(|values| {
+            self.evaluate_positions(positions, values);
+            let (mut best, mut tied) = (0, false);
+            for k in 1..values.len() {
+                let (e, b) = (values[k].equity(), values[best].equity());
+                if e > b {
+                    (best, tied) = (k, false);
+                } else if e == b {
+                    tied = true;
+                }
+            }
+            (!tied).then(|| (best, values[best]))
+        })
+    }
+}
+
+impl Prepared<'_> {
+    /// [`Prepared::best_of_positions`] judging only the positions `judged` does not hold yet, and
+    /// adding them to it: the rolls of one position lead to many of the same positions (a
+    /// checker moved 4-1 or 3-2 in one go), which need judging once. `judged` must hold only
+    /// values from this prepared position ([`Judged::clear`] between two), so that every value
+    /// is the one judging it again would give, to the bit.
+    pub fn best_of_new_positions(
+        &mut self,
+        positions: &[Position],
+        judged: &mut Judged,
+    ) -> Option<(usize, Probabilities)> {
+        /// The positions to judge, their values, and every position's value.
+        type Scratch = (Vec<Position>, Vec<Probabilities>, Vec<Option<Probabilities>>);
+        thread_local! {
+            static SCRATCH: std::cell::RefCell<Scratch> = const { std::cell::RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
+        }
+        SCRATCH.with_borrow_mut(|(fresh, fresh_values, values)| {
+            fresh.clear();
+            values.clear();
+            for q in positions {
+                let known = judged.get(q);
+                if known.is_none() {
+                    fresh.push(*q);
+                }
+                values.push(known);
+            }
+            self.evaluate_positions(fresh, fresh_values);
+            let mut new = fresh_values.iter();
+            for (q, v) in positions.iter().zip(values.iter_mut()) {
+                if v.is_none() {
+                    let value = *new.next().expect("one value per fresh position");
+                    judged.put(q, value);
+                    *v = Some(value);
+                }
+            }
+            let value = |k: usize| values[k].expect("every position judged");
+            let (mut best, mut tied) = (0, false);
+            for k in 1..values.len() {
+                let (e, b) = (value(k).equity(), value(best).equity());
+                if e > b {
+                    (best, tied) = (k, false);
+                } else if e == b {
+                    tied = true;
+                }
+            }
+            (!tied).then(|| (best, value(best)))
+        })
+    }
+}
+
+/// The values of the candidates already judged from one prepared position (see
+/// [`Prepared::best_of_new_positions`]), by the position a candidate leads to: a hash table of
+/// fixed size that is emptied by a stamp rather than by clearing it, and that stops taking new
+/// entries once half full (those are then judged each time, as without it).
+#[derive(Clone, Debug, Default)]
+pub struct Judged {
+    stamp: u32,
+    count: usize,
+    slots: Vec<(u32, Position, Probabilities)>,
+}
+
+/// Slots of [`Judged`]: twice the most candidates the 21 rolls of a position commonly have.
+const JUDGED_SLOTS: usize = 2048;
+
+/// A hash of `position` for tables keyed by it (its 28 bytes as four words, mixed by
+/// multiplication), with `extra` mixed in.
+pub fn position_hash(position: &Position, extra: u32) -> u64 {
+    let mut bytes = [0u8; 32];
+    for (d, &n) in bytes.iter_mut().zip(position.board()) {
+        *d = n as u8;
+    }
+    let (ours, theirs) = position.off();
+    bytes[26] = ours;
+    bytes[27] = theirs;
+    bytes[28..32].copy_from_slice(&extra.to_le_bytes());
+    let mut h = 0u64;
+    for w in bytes.chunks_exact(8) {
+        h = (h ^ u64::from_le_bytes(w.try_into().unwrap())).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        h ^= h >> 29;
+    }
+    h
+}
+
+impl Judged {
+    /// Forgets every value (in constant time).
+    pub fn clear(&mut self) {
+        self.count = 0;
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 || self.slots.is_empty() {
+            // A fresh table, also when the stamp comes round again.
+            self.slots = vec![(0, Position::initial(), Probabilities::default()); JUDGED_SLOTS];
+            self.stamp = 1;
+        }
+    }
+
+    fn start(position: &Position) -> usize {
+        (position_hash(position, 0) >> 40) as usize & (JUDGED_SLOTS - 1)
+    }
+
+    fn get(&self, position: &Position) -> Option<Probabilities> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mut i = Judged::start(position);
+        loop {
+            let (stamp, q, v) = &self.slots[i];
+            if *stamp != self.stamp {
+                return None;
+            }
+            if q == position {
+                return Some(*v);
+            }
+            i = (i + 1) & (JUDGED_SLOTS - 1);
+        }
+    }
+
+    fn put(&mut self, position: &Position, value: Probabilities) {
+        if self.slots.is_empty() || 2 * self.count >= JUDGED_SLOTS {
+            return;
+        }
+        let mut i = Judged::start(position);
+        while self.slots[i].0 == self.stamp {
+            i = (i + 1) & (JUDGED_SLOTS - 1);
+        }
+        self.slots[i] = (self.stamp, *position, value);
+        self.count += 1;
+    }
+}
+
+thread_local! {
+    /// The candidates' values of the last [`Prepared::best_of`] on a thread.
+    static VALUES: std::cell::RefCell<Vec<Probabilities>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 impl Evaluator<Position> for NeuralNet {

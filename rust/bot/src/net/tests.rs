@@ -89,7 +89,7 @@ fn every_instruction_set_gives_the_same_bits() {
     let (mut fast, mut plain) = (vec![], vec![]);
     for p in sample_positions(300) {
         let plays = legal_plays(&p, ALL_ROLLS[9]);
-        net.prepare(&p).evaluate_plays_with(&plays, &mut plain);
+        net.prepare(&p).evaluate_with(&plays, &mut plain);
         net.evaluate_plays(&p, &plays, &mut fast);
         assert_eq!(fast, plain, "{p:?}");
         #[cfg(target_arch = "x86_64")]
@@ -97,13 +97,41 @@ fn every_instruction_set_gives_the_same_bits() {
             let bits = super::has_bit_instructions();
             if bits && std::is_x86_feature_detected!("avx512f") {
                 // SAFETY: the CPU supports AVX-512F and the bit instructions.
-                unsafe { net.prepare(&p).evaluate_plays_avx512(&plays, &mut fast) };
+                unsafe { net.prepare(&p).evaluate_avx512(&plays, &mut fast) };
                 assert_eq!(fast, plain, "AVX-512 {p:?}");
             }
             if bits && std::is_x86_feature_detected!("avx2") {
                 // SAFETY: the CPU supports AVX2 and the bit instructions.
-                unsafe { net.prepare(&p).evaluate_plays_avx2(&plays, &mut fast) };
+                unsafe { net.prepare(&p).evaluate_avx2(&plays, &mut fast) };
                 assert_eq!(fast, plain, "AVX2 {p:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn positions_alone_give_the_plays_values_to_the_bit() {
+    // The search judges the positions-only generator's results; the rankings judge plays. Both
+    // nets, races, bear-offs, hits and entering checkers all come up in these games.
+    for net in [NeuralNet::builtin(), NeuralNet::fast()] {
+        let (mut by_play, mut by_position, mut positions) = (vec![], vec![], vec![]);
+        for p in sample_positions(300) {
+            for dice in ALL_ROLLS {
+                let plays = legal_plays(&p, dice);
+                net.prepare(&p).evaluate_plays(&plays, &mut by_play);
+                gammon_backgammon::legal_positions_into(&p, dice, &mut positions);
+                net.prepare(&p).evaluate_positions(&positions, &mut by_position);
+                assert_eq!(positions.len(), plays.len());
+                for (q, v) in positions.iter().zip(&by_position) {
+                    let k = plays.iter().position(|play| play.position == *q).expect("the same results");
+                    assert_eq!(by_play[k], *v, "{p:?} {}", dice.to_text());
+                }
+                let best = net.prepare(&p).best_of(&plays);
+                match net.prepare(&p).best_of_positions(&positions) {
+                    Some((k, v)) => assert_eq!((plays[best.0].position, best.1), (positions[k], v)),
+                    // A tie at the top: the first of equals needs the plays' order.
+                    None => assert!(by_position.iter().filter(|v| v.equity() == best.1.equity()).count() > 1),
+                }
             }
         }
     }
