@@ -1,6 +1,6 @@
 //! Strength of the built-in bot: mirrored-dice duels (each dice sequence played twice, seats
 //! swapped), cubeless, gammons 2 and backgammons 3, reported in points per game with a standard
-//! error; and the time of a 0-ply decision.
+//! error; and the time of a decision at a given ply.
 //!
 //! ```text
 //! cargo run --release -p gammon-train --bin bot-duel -- [OPPONENT] [PAIRS] [SEED] [PLY] [NET]
@@ -11,7 +11,7 @@
 //! PAIRS defaults to 10,000 (20,000 games), SEED to 2024; PLY is the bot's search depth
 //! (default 0); NET, a weights file written by the training programs, plays instead of the
 //! shipped weights (so `net PAIRS SEED 0 NET` is a head-to-head against them, and
-//! `timing 0 0 0 NET` times it: `timing` ignores PAIRS, SEED and PLY). Threads: rayon's default
+//! `timing 0 0 0 NET` times it at ply 0: `timing` ignores PAIRS and SEED). Threads: rayon's default
 //! (set `RAYON_NUM_THREADS`); the result does not depend on them.
 
 use clap::{Parser, ValueEnum};
@@ -62,14 +62,17 @@ struct Options {
     net: Option<PathBuf>,
 }
 
-/// Mean time of a 0-ply decision over the positions of pubeval self-play games, rolls with a
-/// single legal play skipped.
-fn timing(net: &NeuralNet) {
-    let bot = Bot::with_net(net, 0).expect("ply 0");
+/// Mean time of a decision at `ply` over the positions of pubeval self-play games, rolls with a
+/// single legal play skipped. The deeper searches remember values of positions on the thread
+/// (the shipped nets only), so they time one pass: a second would find the first's values.
+fn timing(net: &NeuralNet, ply: u8) {
+    let bot = Bot::with_net(net, ply).expect("PLY must be 0, 1 or 2");
+    // Deeper decisions take a thousand times longer: fewer positions keep the run to seconds.
+    let count = [20_000, 2_000, 200][ply as usize];
     let mut stream = DiceStream::new(99, 0);
     let mut cases = vec![];
     let mut p = Position::initial();
-    while cases.len() < 20_000 {
+    while cases.len() < count {
         let dice = stream.roll();
         let plays = legal_plays(&p, dice);
         if plays.len() > 1 {
@@ -80,7 +83,7 @@ fn timing(net: &NeuralNet) {
         p = if Backgammon.result(&next).is_some() { Position::initial() } else { next };
     }
     let mean_plays = cases.iter().map(|c| c.1.len()).sum::<usize>() as f64 / cases.len() as f64;
-    for _ in 0..2 {
+    for _ in 0..if ply == 0 { 2 } else { 1 } {
         let t = Instant::now();
         let mut checksum = 0;
         for (p, plays) in &cases {
@@ -88,7 +91,7 @@ fn timing(net: &NeuralNet) {
         }
         let per = t.elapsed().as_secs_f64() / cases.len() as f64;
         println!(
-            "0-ply decision: {:.1} us mean over {} positions ({mean_plays:.1} legal plays on average; \
+            "{ply}-ply decision: {:.1} us mean over {} positions ({mean_plays:.1} legal plays on average; \
              checksum {checksum})",
             per * 1e6,
             cases.len()
@@ -104,7 +107,7 @@ fn main() {
     let bot = Bot::with_net(net, o.ply).expect("PLY must be 0, 1 or 2");
     let t = Instant::now();
     let result = match o.opponent {
-        Opponent::Timing => return timing(net),
+        Opponent::Timing => return timing(net, o.ply),
         Opponent::Pubeval => backgammon_duel(&bot, &PubevalPolicy, pairs, seed),
         Opponent::Random => backgammon_duel(&bot, &RandomPolicy, pairs, seed),
         Opponent::Net => backgammon_duel(&bot, &Bot::new(0).expect("ply 0"), pairs, seed),
