@@ -22,7 +22,7 @@ def analyse(
     very_bad: float = 0.12,
 ) -> Analysis:
     """Analyse every checker play, cube decision and resignation of ``match`` (a :class:`Match`,
-    say from :meth:`Match.from_mat`) with the bot at ``ply`` (0, 1 or 2).
+    say from :meth:`Match.from_mat` or :meth:`Match.from_sgf`) with the bot at ``ply`` (0, 1 or 2).
 
     Checker plays are ranked by cubeful equity at the score; a cube decision counts when the
     player doubled or doubling was close (it would cost less than 0.16), and every take decision
@@ -30,7 +30,11 @@ def analyse(
     normalised to the cube in play (GNU Backgammon's EMG), with the match winning chance beside
     them in match play. Errors from ``doubtful``, ``bad`` and ``very_bad`` (GNU Backgammon's
     defaults 0.03, 0.06, 0.12) are marked. Each roll's luck is the equity of the best play of the
-    dice rolled minus the average over all 21 rolls, at 0-ply.
+    dice rolled minus the average over all 21 rolls, at 0-ply, marked as GNU Backgammon marks it
+    (``luck_mark``: lucky above +0.3, very lucky above +0.6, unlucky and very unlucky below -0.3 and
+    -0.6); each player has the counts, ``luck_rating`` and ``luck_adjusted_result``.
+    ``Analysis.to_sgf()`` writes the match as GNU Backgammon ``.sgf`` with the luck and the marks,
+    which gnubg shows when it opens the file.
 
     The decisions are judged in parallel on ``threads`` workers (``None``: every core) with the
     GIL released, and the result is the same on any number of them. ``progress`` is called with

@@ -730,15 +730,19 @@ def build_parser() -> argparse.ArgumentParser:
         "analyse",
         help="analyse a match file: every checker play and cube decision judged",
         description="Analyse every checker play, cube decision and resignation of a match file "
-        "(.mat) with the bot: error rates with GNU Backgammon's rating, luck, and the blunders.",
+        "(.mat or GNU Backgammon's .sgf) with the bot: error rates with GNU Backgammon's rating, luck, "
+        "and the blunders.",
     )
-    study.add_argument("file", metavar="FILE", help="a .mat match file")
+    study.add_argument("file", metavar="FILE", help="a .mat or .sgf match file")
     study.add_argument("--ply", type=whole_number(0, 2), default=0, help="search depth (0-2, default 0)")
     study.add_argument(
         "--threads", type=whole_number(1, MAX_THREADS), default=None, help="threads (default: every core)"
     )
     study.add_argument("--json", action="store_true", help="print the whole analysis as JSON")
     study.add_argument("--html", metavar="FILE", default=None, help="write a one-page HTML report to FILE")
+    study.add_argument(
+        "--sgf", metavar="OUT", default=None, help="write the match as .sgf with the analysis's marks to OUT"
+    )
     study.set_defaults(run=_analyse)
     _completion(parser, (batch, output))
     return parser

@@ -15,19 +15,17 @@ LISTED = ("very bad",)
 
 
 def read_match(path: str) -> Match:
-    """The match in ``path``: a Jellyfish ``.mat`` file, or GNU Backgammon's ``.sgf`` where the
-    reader for it is there."""
+    """The match in ``path``: GNU Backgammon's ``.sgf`` when the name ends in ``.sgf`` or the text
+    opens a game tree, a Jellyfish ``.mat`` file otherwise. Errors name the file."""
     try:
         text = Path(path).read_text(encoding="utf-8", errors="replace")
     except OSError as e:
         raise GammonError(f"cannot read {path}: {e.strerror or e}") from None
-    if text.lstrip().startswith("(;"):
-        reader = getattr(Match, "from_sgf", None)
-        if reader is None:
-            raise GammonError(f"{path} is an .sgf file; this version reads .mat files only")
-        result: Match = reader(text)
-        return result
-    return Match.from_mat(text)
+    sgf = path.lower().endswith(".sgf") or text.lstrip("\ufeff \t\r\n").startswith("(")
+    try:
+        return Match.from_sgf(text) if sgf else Match.from_mat(text)
+    except GammonError as e:
+        raise type(e)(f"{path}: {e}") from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,12 +34,16 @@ def run(args: argparse.Namespace) -> int:
     a = _analyse_with_bar(m, args)
     if args.html:
         Path(args.html).write_text(html_report(a, args.file), encoding="utf-8")
+    if args.sgf:
+        Path(args.sgf).write_text(a.to_sgf(), encoding="utf-8")
     if args.json:
         print(json.dumps(json.loads(a.to_json()), indent=1))
     else:
         print(summary(a))
         if args.html:
             print(f"\nreport written to {args.html}")
+        if args.sgf:
+            print(f"annotated match written to {args.sgf}")
     return 0
 
 
@@ -89,7 +91,10 @@ def summary(a: Analysis) -> str:
         lines.append(
             f"{p.name}: error rate {p.error_rate:.1f} m{unit} per decision ({p.rating}), PR {p.pr:.1f}; "
             f"{p.decisions} decisions ({p.unforced_plays} unforced plays, {p.cube_decisions} cube), "
-            f"{p.equity_lost:.3f} lost; luck {p.luck:+.3f}; marked {p.doubtful} doubtful, {p.bad} bad, "
+            f"{p.equity_lost:.3f} lost; luck {p.luck:+.3f} ({p.luck_rating}; rolls {p.very_lucky} "
+            f"very lucky, {p.lucky} lucky, {p.unlucky} unlucky, {p.very_unlucky} very unlucky); "
+            f"result {_result(a, p.result)}, luck-adjusted {_result(a, p.luck_adjusted_result)}; "
+            f"marked {p.doubtful} doubtful, {p.bad} bad, "
             f"{p.very_bad} very bad"
         )
     blunders = [d for d in a.decisions if d.mark in LISTED]
@@ -103,6 +108,11 @@ def summary(a: Analysis) -> str:
                 f"played {d.played or '(nothing)'}, best {d.best}{_label(d)} (-{d.equity_lost:.3f})"
             )
     return "\n".join(lines)
+
+
+def _result(a: Analysis, value: float) -> str:
+    """A result as GNU Backgammon prints it: a percentage of match winning chance, or money points."""
+    return f"{100 * value:+.2f}%" if a.length else f"{value:+.3f} points"
 
 
 def _graph(a: Analysis, game: int) -> str:
@@ -144,6 +154,8 @@ def html_report(a: Analysis, source: str) -> str:
     rows = "".join(
         f"<tr><td>{e(p.name)}</td><td>{p.decisions}</td><td>{p.equity_lost:.3f}</td>"
         f"<td>{p.error_rate:.1f}</td><td>{e(p.rating)}</td><td>{p.pr:.1f}</td><td>{p.luck:+.3f}</td>"
+        f"<td>{e(p.luck_rating)}</td><td>{p.very_lucky}/{p.lucky}/{p.unlucky}/{p.very_unlucky}</td>"
+        f"<td>{_result(a, p.result)}</td><td>{_result(a, p.luck_adjusted_result)}</td>"
         f"<td>{p.doubtful}/{p.bad}/{p.very_bad}</td></tr>"
         for p in a.players
     )
@@ -167,7 +179,8 @@ td:first-child{{text-align:left}}</style></head><body>
 <p>{a.games} game(s), {"money" if a.length == 0 else f"{a.length}-point match"}, {a.ply}-ply; equities
 are equivalent money equity at the cube in play (error rate in thousandths per decision).</p>
 <table><tr><th>player</th><th>decisions</th><th>lost</th><th>error rate</th><th>rating</th><th>PR</th>
-<th>luck</th><th>doubtful/bad/very bad</th></tr>{rows}</table>
+<th>luck</th><th>luck rating</th><th>very lucky/lucky/unlucky/very unlucky</th><th>result</th>
+<th>luck-adjusted</th><th>doubtful/bad/very bad</th></tr>{rows}</table>
 <h2>Games</h2>{games}
 <h2>Blunders</h2>{listed}
 </body></html>

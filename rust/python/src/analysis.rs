@@ -49,6 +49,8 @@ pub struct AnalysisDecision {
     mwc: Option<f64>,
     /// The luck of a checker play's roll (equity), or None.
     luck: Option<f64>,
+    /// `""`, `"lucky"`, `"very lucky"`, `"unlucky"` or `"very unlucky"` (GNU Backgammon's marks).
+    luck_mark: &'static str,
     /// The cube equities for the doubler (no double, double/take, double/pass), or None.
     cube_equities: Option<(f64, f64, f64)>,
     /// The bot's cube decision in words, or None.
@@ -95,6 +97,22 @@ pub struct AnalysisPlayer {
     rating: &'static str,
     /// Total luck of the player's rolls (equity).
     luck: f64,
+    /// Luck per roll (equity), GNU Backgammon's luck rate.
+    luck_rate: f64,
+    /// GNU Backgammon's words for the luck rate.
+    luck_rating: &'static str,
+    /// Rolls marked very lucky.
+    very_lucky: usize,
+    /// Rolls marked lucky.
+    lucky: usize,
+    /// Rolls marked unlucky.
+    unlucky: usize,
+    /// Rolls marked very unlucky.
+    very_unlucky: usize,
+    /// What the finished games gave: match winning chance gained since 0-0, or money points won.
+    result: f64,
+    /// The result minus the player's luck plus the opponent's, GNU Backgammon's luck-adjusted result.
+    luck_adjusted_result: f64,
     /// Doubles missed.
     missed_doubles: usize,
     /// Doubles given wrongly.
@@ -125,6 +143,8 @@ impl AnalysisPlayer {
 #[pyclass(module = "gammon", frozen)]
 pub struct Analysis {
     inner: EngineAnalysis,
+    /// The match analysed, for `to_sgf`.
+    analysed: gammon_backgammon::Match,
 }
 
 #[pymethods]
@@ -148,6 +168,14 @@ impl Analysis {
                 pr: p.pr(),
                 rating: p.rating(),
                 luck: p.luck,
+                luck_rate: p.luck_rate(),
+                luck_rating: p.luck_rating(),
+                very_lucky: p.very_lucky,
+                lucky: p.lucky,
+                unlucky: p.unlucky,
+                very_unlucky: p.very_unlucky,
+                result: p.result,
+                luck_adjusted_result: p.luck_adjusted_result,
                 missed_doubles: p.missed_doubles,
                 wrong_doubles: p.wrong_doubles,
                 wrong_takes: p.wrong_takes,
@@ -184,6 +212,7 @@ impl Analysis {
                 equity: d.equity,
                 mwc: d.mwc,
                 luck: d.luck,
+                luck_mark: d.luck_mark().name(),
                 cube_equities: d.cube_equities.map(|e| (e[0], e[1], e[2])),
                 cube_label: d.cube_label.clone(),
                 cube_value: d.cube_value,
@@ -212,6 +241,12 @@ impl Analysis {
     /// The analysis as JSON text: `length`, `games`, `ply`, `thresholds`, `players`, `decisions`.
     fn to_json(&self) -> String {
         self.inner.to_json()
+    }
+
+    /// The match analysed as GNU Backgammon `.sgf` text with the analysis's luck and marks on its
+    /// moves, which GNU Backgammon shows when it opens the file.
+    fn to_sgf(&self) -> PyResult<String> {
+        self.inner.to_sgf(&self.analysed).py_err()
     }
 
     fn __repr__(&self) -> String {
@@ -279,7 +314,7 @@ fn analyse(
     if let Some(e) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }
-    Ok(Analysis { inner: result.py_err()? })
+    Ok(Analysis { inner: result.py_err()?, analysed: m })
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -42,6 +42,12 @@ impl Match {
         Ok(own(py.allow_threads(|| EngineMatch::from_mat(text)).py_err()?))
     }
 
+    /// A match read from GNU Backgammon `.sgf` text, replayed through the rules.
+    #[staticmethod]
+    fn from_sgf(py: Python<'_>, text: &str) -> PyResult<Match> {
+        Ok(own(py.allow_threads(|| EngineMatch::from_sgf(text)).py_err()?))
+    }
+
     /// A match in progress rebuilt from `PositionID:MatchID` (length 0 = money session).
     #[staticmethod]
     #[pyo3(signature = (gnubg_id, seed=None))]
@@ -147,6 +153,11 @@ impl Match {
     /// The match as Jellyfish `.mat` text.
     fn to_mat(&self) -> PyResult<String> {
         self.inner.to_mat().py_err()
+    }
+
+    /// The match as GNU Backgammon `.sgf` text.
+    fn to_sgf(&self) -> PyResult<String> {
+        self.inner.to_sgf().py_err()
     }
 
     /// The current game as an SVG document, with the score, the cube, the dice if rolled (or
