@@ -2,7 +2,7 @@
 
 Run inside gnubg's embedded Python (Debian package ``gnubg``), from the repository root::
 
-    nice /usr/games/gnubg -t -q -p tools/strength/gen_fixtures.py 2>&1 | tail -20
+    nice gnubg -t -q -p tools/strength/gen_fixtures.py 2>&1 | tail -12
 
 Positions come from the real matches of ``tests/fixtures/mat-corpus`` (every position met before a
 roll, seen from the player on roll). It writes two files, described column by column in
