@@ -1,4 +1,4 @@
-//! `POST /v1/analyse`: a match file (`.mat`) analysed decision by decision.
+//! `POST /v1/analyse`: a match file (`.mat` or GNU Backgammon's `.sgf`) analysed decision by decision.
 
 use crate::error::{ApiError, ApiResult, ErrorMessage};
 use crate::input;
@@ -9,7 +9,7 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use gammon_analysis::{analyse, Options};
-use gammon_backgammon::Match;
+use gammon_backgammon::formats::sgf::read_match_file;
 use serde::Deserialize;
 use std::sync::atomic::Ordering;
 use utoipa::IntoParams;
@@ -20,10 +20,17 @@ use utoipa::IntoParams;
 pub struct AnalyseQuery {
     /// Search depth, 0..=2 (default: the server's).
     pub ply: Option<i64>,
+    /// `json` (the default): the analysis as JSON; `sgf`: the match as GNU Backgammon `.sgf` with
+    /// the analysis's luck and marks on its moves.
+    pub format: Option<String>,
 }
 
-/// A match file sent as the body, which must say `Content-Type: text/plain` (415 otherwise) and
-/// be UTF-8 text; its size is bounded as every body is (413).
+/// The content types a match file may be sent as: text, or SGF's usual type.
+const MATCH_TYPES: [&str; 2] = ["text/plain", "application/x-go-sgf"];
+
+/// A match file sent as the body, which must say `Content-Type: text/plain` or
+/// `application/x-go-sgf` (415 otherwise) and be UTF-8 text; its size is bounded as every body is
+/// (413). Whether it is `.mat` or `.sgf` is read from the content.
 pub struct MatchText(pub String);
 
 impl<S: Send + Sync> FromRequest<S> for MatchText {
@@ -32,9 +39,9 @@ impl<S: Send + Sync> FromRequest<S> for MatchText {
     async fn from_request(request: Request, state: &S) -> ApiResult<MatchText> {
         let content_type = request.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok());
         let essence = content_type.map(|t| t.split(';').next().unwrap_or("").trim().to_ascii_lowercase());
-        if essence.as_deref() != Some("text/plain") {
+        if !essence.as_deref().is_some_and(|e| MATCH_TYPES.contains(&e)) {
             let message = format!(
-                "the match file must be sent with Content-Type: text/plain, not {}",
+                "the match file must be sent with Content-Type: text/plain (or application/x-go-sgf), not {}",
                 content_type.unwrap_or("none")
             );
             return Err(ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, message));
@@ -50,22 +57,25 @@ impl<S: Send + Sync> FromRequest<S> for MatchText {
 
 /// Every checker play, cube and take decision and resignation of a match judged by the bot, the
 /// luck of each roll, and each player's totals (error rate in mEMG per decision, GNU
-/// Backgammon's rating). The body is a Jellyfish `.mat` file as text. The answer is the JSON of
+/// Backgammon's rating). The body is a Jellyfish `.mat` file or a GNU Backgammon `.sgf` file as
+/// text (told apart by the content: `.sgf` opens with `(`). The answer is the JSON of
 /// `gammon analyse --json`: `length`, `games`, `ply`, `thresholds`, `players` (two entries:
 /// `name`, `decisions`, `equity_lost`, `error_rate`, `pr`, `rating`, `luck`, ...) and
 /// `decisions` (`game`, `player`, `kind`, `played`, `best`, `equity_lost`, `position_id`,
-/// `match_id`, `mark`, ...). It runs on the rollout threads and counts as a rollout.
+/// `match_id`, `mark`, `luck_mark`, ...); with `format=sgf`, the match as GNU Backgammon `.sgf`
+/// (`application/x-go-sgf`) with the luck and marks GNU Backgammon shows. It runs on the rollout
+/// threads and counts as a rollout.
 #[utoipa::path(
     post,
     path = "/v1/analyse",
     tag = "evaluation",
     params(AnalyseQuery),
-    request_body(content = String, content_type = "text/plain", description = "a .mat match file"),
+    request_body(content = String, content_type = "text/plain", description = "a .mat or .sgf match file (also accepted as application/x-go-sgf)"),
     responses(
-        (status = 200, description = "the analysis", content_type = "application/json"),
+        (status = 200, description = "the analysis (JSON), or with format=sgf the annotated .sgf", content_type = "application/json"),
         (status = 400, description = "the file or the ply is malformed, or a game in it is not legal", body = ErrorMessage),
         (status = 413, description = "the body is too large", body = ErrorMessage),
-        (status = 415, description = "the body is not sent as text/plain", body = ErrorMessage),
+        (status = 415, description = "the body is not sent as text/plain or application/x-go-sgf", body = ErrorMessage),
         (status = 503, description = "as many long jobs are running as the server runs at once (see Retry-After)", body = ErrorMessage),
     )
 )]
@@ -84,17 +94,29 @@ pub async fn post_analyse(
     answer.into_response()
 }
 
-async fn run(state: AppState, query: AnalyseQuery, text: String) -> ApiResult<Json<serde_json::Value>> {
+async fn run(state: AppState, query: AnalyseQuery, text: String) -> ApiResult<Response> {
     let ply = input::ply(query.ply, state.config.ply)?;
+    let sgf = match query.format.as_deref() {
+        None | Some("json") => false,
+        Some("sgf") => true,
+        Some(other) => {
+            return Err(ApiError::bad_request(format!("format must be \"json\" or \"sgf\", not {other:?}")))
+        }
+    };
     state
         .rollouts
         .run(move |cancel| {
-            let m = Match::from_mat(&text)?;
+            let m = read_match_file(&text)?;
             let options = Options { ply, ..Options::default() };
             // A request dropped (timed out, client gone) stops the work.
             let go_on = |_: usize, _: usize| !cancel.load(Ordering::Relaxed);
             let analysis = analyse(&m, &options, Some(&go_on))?;
-            Ok(Json(analysis.to_json_value()))
+            Ok(if sgf {
+                ([(header::CONTENT_TYPE, "application/x-go-sgf; charset=utf-8")], analysis.to_sgf(&m)?)
+                    .into_response()
+            } else {
+                Json(analysis.to_json_value()).into_response()
+            })
         })
         .await
 }
@@ -132,6 +154,31 @@ mod tests {
         let direct = analyse(&Match::from_mat(FILE).unwrap(), &Options::default(), None).unwrap();
         assert_eq!(body, direct.to_json_value());
         assert_eq!(body["players"][0]["name"], "A");
+    }
+
+    #[tokio::test]
+    async fn an_sgf_body_is_read_too_and_the_answer_may_be_the_annotated_sgf() {
+        let m = Match::from_mat(FILE).unwrap();
+        let sgf = m.to_sgf().unwrap();
+        let direct = analyse(&m, &Options::default(), None).unwrap();
+        for content_type in ["text/plain", "application/x-go-sgf"] {
+            let (status, body) = send("/v1/analyse?ply=0", Some(content_type), &sgf).await;
+            assert_eq!(status, StatusCode::OK, "{body}");
+            assert_eq!(body, direct.to_json_value());
+        }
+        let app = router(AppState::new(Config { threads: Some(1), ..Config::default() }).unwrap());
+        let request = Request::post("/v1/analyse?ply=0&format=sgf")
+            .header(header::CONTENT_TYPE, "text/plain")
+            .body(Body::from(FILE.to_string()))
+            .unwrap();
+        let response = app.oneshot(request).await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        let bytes = axum::body::to_bytes(response.into_body(), 1 << 24).await.unwrap();
+        let text = String::from_utf8(bytes.to_vec()).unwrap();
+        assert_eq!(text, direct.to_sgf(&m).unwrap());
+        let (status, body) = send("/v1/analyse?format=xml", Some("text/plain"), FILE).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert!(body["message"].as_str().unwrap().contains("format"));
     }
 
     #[tokio::test]
