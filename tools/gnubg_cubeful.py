@@ -14,7 +14,9 @@ variance reduction and no truncation on both sides:
 
 * ours: `gammon.rollout(position, context=..., policy="net", ply=0)`: the
   rollout net at 0-ply plays the checkers (cubeless choices), the bot's 0-ply
-  cube decisions turn the cube;
+  cube decisions turn the cube; a trial stops at a pass, as gnubg's do. Timed
+  by the rollouts' own clock, after one rollout that builds the bear-off
+  database (our start-up);
 * gnubg: `set rollout cubeful on`, chequer play and cube decisions at 0-ply
   (its chequer play is cubeful), money play without the Jacoby rule or beavers (its
   defaults have both), driven by `gnubg -t -q` on standard input
