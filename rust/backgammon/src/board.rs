@@ -200,6 +200,30 @@ impl Position {
         }
     }
 
+    /// The position as 28 bytes: the 26 board slots (two's complement), then our tray and theirs.
+    /// The move generator works on these as two 128-bit words.
+    #[inline(always)]
+    pub(crate) fn to_bytes(self) -> [u8; 28] {
+        let mut bytes = [0u8; 28];
+        for (byte, &n) in bytes.iter_mut().zip(&self.board) {
+            *byte = n as u8;
+        }
+        bytes[26] = self.off[0];
+        bytes[27] = self.off[1];
+        bytes
+    }
+
+    /// The position [`Position::to_bytes`] gave (no check: only for bytes made from a position by
+    /// legal moves).
+    #[inline(always)]
+    pub(crate) fn from_bytes(bytes: [u8; 28]) -> Position {
+        let mut board = [0i8; 26];
+        for (n, &byte) in board.iter_mut().zip(&bytes) {
+            *n = byte as i8;
+        }
+        Position { board, off: [bytes[26], bytes[27]] }
+    }
+
     /// Moves one of our checkers `from` -> `to` (25 = bar, 0 = off) with no legality check,
     /// hitting a lone opposing checker there. Returns whether it hit.
     #[inline]

@@ -54,6 +54,29 @@ fn agrees_on_the_benchmark_positions_and_counts() {
     }
 }
 
+/// The generator without a hash table gives exactly the plays of the one with it (the previous
+/// generator, [`crate::moves::PlayGenerator`]): the same moves in the same order.
+fn same_plays(p: &Position, dice: Dice) -> Result<(), String> {
+    let mut old = Vec::new();
+    crate::moves::PlayGenerator::new().generate(p, dice, &mut old);
+    let new = legal_plays(p, dice);
+    if old != new {
+        return Err(format!("{} {}: the plays differ", p.id(), dice.to_text()));
+    }
+    Ok(())
+}
+
+#[test]
+fn plays_equal_the_hashing_generator_on_the_benchmark_positions() {
+    for name in ["contact", "race"] {
+        for p in benchmark_positions(name) {
+            for dice in ALL_ROLLS {
+                same_plays(&p, dice).unwrap();
+            }
+        }
+    }
+}
+
 #[test]
 fn edge_cases() {
     // Entering from the bar, closed boards, bear-offs with larger dice, a blot on the way.
@@ -69,6 +92,8 @@ fn edge_cases() {
         for dice in ALL_ROLLS {
             same_set(&p, dice).unwrap();
             same_set(&p.swapped(), dice).unwrap();
+            same_plays(&p, dice).unwrap();
+            same_plays(&p.swapped(), dice).unwrap();
         }
     }
 }
@@ -105,5 +130,6 @@ proptest! {
     fn agrees_with_the_full_generator(p in position(), roll in 0u8..36) {
         let dice = Dice::from_outcome(roll);
         prop_assert_eq!(same_set(&p, dice), Ok(()));
+        prop_assert_eq!(same_plays(&p, dice), Ok(()));
     }
 }
