@@ -96,7 +96,7 @@ fn random_match(length: u32, jacoby: bool, beavers: bool, choices: &[u8], seed: 
                 continue;
             }
             let plays = g.legal_plays();
-            let play = plays[pick as usize % plays.len()].clone();
+            let play = plays[pick as usize % plays.len()];
             g.play(&play).unwrap();
         }
         if !m.game().is_over() || m.is_over() || m.next_game().is_err() {
