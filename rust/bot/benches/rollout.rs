@@ -52,7 +52,8 @@ fn main() {
     bench_rows("net", &BuiltinPolicy::Net, false, games(4));
     // The bot's wider nets judging every play (the bot at 0-ply).
     bench_rows("net-all", &BuiltinPolicy::NetAll, false, games(4));
-    // Variance reduction judges the best play of all 21 rolls at every turn.
+    // Variance reduction judges a play of each of the 21 rolls at every turn: in contact the
+    // screen's first, in races the policy's own (`gammon_bot::rollout::luck`).
     bench_rows("net-vr", &BuiltinPolicy::Net, true, games(16));
 }
 

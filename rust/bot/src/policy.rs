@@ -107,7 +107,7 @@ impl Policy<Backgammon> for BuiltinPolicy {
     }
 
     fn chooses_the_evaluators_best(&self) -> bool {
-        self.net_policy().is_some()
+        self.net_policy().is_some_and(|policy| policy.chooses_the_evaluators_best())
     }
 
     fn deterministic(&self) -> bool {
@@ -299,13 +299,14 @@ impl Policy<Backgammon> for NetPolicy<'_> {
         out: &mut [Probabilities; 21],
         best: &mut [usize; 21],
     ) -> bool {
-        self.net.roll_values_screened(self.screen, self.keep, position, plays, out, best);
+        crate::rollout::luck::roll_values(self.net, self.screen, self.keep, position, plays, out, best);
         true
     }
 
     fn chooses_the_evaluators_best(&self) -> bool {
-        // `choose` and `roll_values` both take `NeuralNet::best_of_screened`'s play.
-        true
+        // In contact the luck is measured on the screen's first play of each roll, not on the
+        // play `choose` takes (see `rollout::luck`).
+        false
     }
 
     fn deterministic(&self) -> bool {

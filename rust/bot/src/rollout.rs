@@ -59,6 +59,7 @@ pub fn rollout_plays<P: Policy<Backgammon>>(
 }
 
 mod cubeful;
+pub mod luck;
 pub use cubeful::{
     rollout_cube, rollout_cubeful, rollout_cubeful_with_progress, rollout_plays_cubeful, BotCube, CubeRollout,
 };

@@ -55,12 +55,16 @@ pub trait Policy<G: DiceGame>: Sync {
     }
 
     /// For each of the 21 rolls ([`ALL_ROLLS`](crate::dice::ALL_ROLLS) order) from `position`, the
-    /// value for the player to roll of the evaluator's best play of that roll, into `out`;
-    /// `false`, with `out` untouched, without an evaluator. `plays` is scratch space. A rollout
-    /// measures the luck of each roll with it, once a ply, so a policy whose evaluator judges
-    /// the plays of a position's rolls together more cheaply than one by one overrides it.
+    /// value for the player to roll of a play of that roll by the policy's evaluator, into
+    /// `out`; `false`, with `out` untouched, without an evaluator. `plays` is scratch space. A
+    /// rollout measures the luck of each roll with it, once a ply: the value of the roll thrown
+    /// minus the mean over all 21. Any values that depend on the position and the roll alone
+    /// keep the rollout unbiased, since that mean is exact; the closer they follow the game, the
+    /// more variance they remove. By default each roll's play is the evaluator's best; a policy
+    /// may take a cheaper one (the net policies take the screen's first play in contact), or
+    /// judge the plays of a position's rolls together more cheaply than one by one.
     ///
-    /// `best` gets the index of each roll's best play in the list `game.legal_plays` makes.
+    /// `best` gets the index of each roll's play in the list `game.legal_plays` makes.
     fn roll_values(
         &self,
         game: &G,
@@ -79,9 +83,9 @@ pub trait Policy<G: DiceGame>: Sync {
         true
     }
 
-    /// True when [`Policy::choose`] always takes the play [`Policy::roll_values`] finds best for
-    /// the roll (the first of equals), so that a rollout measuring each roll's luck reuses that
-    /// choice instead of making it again. False unless a policy says so.
+    /// True when [`Policy::choose`] always takes the play [`Policy::roll_values`] gives for the
+    /// roll, so that a rollout measuring each roll's luck reuses that choice instead of making
+    /// it again. False unless a policy says so.
     fn chooses_the_evaluators_best(&self) -> bool {
         false
     }

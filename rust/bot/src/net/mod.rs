@@ -293,7 +293,8 @@ impl NeuralNet {
         best: &mut [usize; 21],
         mut choose: impl FnMut(&mut Prepared<'_>, &[Play]) -> (usize, Probabilities),
     ) {
-        let mut prepared = self.prepare(before);
+        // A rollout chooses the play of the roll thrown next, from the same position.
+        let mut prepared = self.prepare_again(before);
         for ((value, k), roll) in out.iter_mut().zip(best.iter_mut()).zip(gammon_backgammon::ALL_ROLLS) {
             gammon_backgammon::moves::legal_plays_into(before, roll, plays);
             (*k, *value) = choose(&mut prepared, plays);

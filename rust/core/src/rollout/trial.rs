@@ -238,9 +238,9 @@ impl<G: DiceGame> Worker<G> {
     }
 
     /// How much better the roll thrown is than the average roll, for the player to roll: the
-    /// evaluator's value after its best play of `dice`, minus the mean of that over all 36
+    /// value [`Policy::roll_values`] gives `dice`, minus the mean of those values over all 36
     /// outcomes. Its expectation is zero, so subtracting it keeps the estimate unbiased. Also the
-    /// index of that best play among the legal plays of `dice`, and its value.
+    /// index of that roll's play among the legal plays of `dice`, and its value.
     fn roll_luck<P: Policy<G>>(
         &mut self,
         game: &G,

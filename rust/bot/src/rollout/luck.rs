@@ -1,0 +1,166 @@
+//! The luck of a roll for the net policies' variance reduction.
+//!
+//! A rollout subtracts from each trial, at every ply, `f(roll thrown) - mean of f over the 21
+//! rolls`, for some value `f` of the position after a play of the roll. Any `f` that depends on
+//! the position and the roll alone keeps the estimate unbiased, because the mean subtracted is
+//! exact; the closer `f` follows the value the game really goes on with, the more variance it
+//! removes. The natural `f`, the value of the policy's own play of every roll, costs 21
+//! choices a ply, each judging up to the screen's 8 best candidates with the full net: about
+//! 20 times the CPU time of a game without it. In contact, where plays are many, each roll's
+//! play here is the one the screen ranks first, and the net judges only those 21 positions, all
+//! in one call from one preparation of the position before the roll: about half the cost, and
+//! most of the correlation. In races and bear-offs plays are few and the policy's own play
+//! removes far more variance (docs/performance.md), so there `f` stays the policy's choice.
+
+use crate::net::screen::Screen;
+use crate::net::{Class, NeuralNet};
+use gammon_backgammon::{legal_plays_into, Play, Position, Probabilities, ALL_ROLLS};
+
+/// For each of the 21 rolls ([`ALL_ROLLS`] order) from `before` (the position of the player to
+/// roll), a play of that roll, its index among the roll's legal plays into `best` and the net's
+/// value of it for the mover into `out`: in contact ([`Class::Contact`]) the play `screen`
+/// scores highest (the first of equals), elsewhere the play
+/// [`NeuralNet::best_of_screened`] takes with `keep`, as the net policy does. `plays` is
+/// scratch space.
+pub fn roll_values(
+    net: &NeuralNet,
+    screen: &Screen,
+    keep: usize,
+    before: &Position,
+    plays: &mut Vec<Play>,
+    out: &mut [Probabilities; 21],
+    best: &mut [usize; 21],
+) {
+    if Class::of(before) != Class::Contact {
+        net.roll_values_screened(screen, keep, before, plays, out, best);
+        return;
+    }
+    // As the screen's own ranking does: the same code compiled for AVX2 where the CPU has it,
+    // without fused multiply-add, so that the scores, and the plays taken, are the same on
+    // every machine.
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("bmi1") {
+        // SAFETY: the CPU supports AVX2 and BMI1, checked just above.
+        return unsafe { avx2(net, screen, before, plays, out, best) };
+    }
+    with(net, screen, before, plays, out, best)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1")]
+unsafe fn avx2(
+    net: &NeuralNet,
+    screen: &Screen,
+    before: &Position,
+    plays: &mut Vec<Play>,
+    out: &mut [Probabilities; 21],
+    best: &mut [usize; 21],
+) {
+    with(net, screen, before, plays, out, best)
+}
+
+#[inline(always)]
+fn with(
+    net: &NeuralNet,
+    screen: &Screen,
+    before: &Position,
+    plays: &mut Vec<Play>,
+    out: &mut [Probabilities; 21],
+    best: &mut [usize; 21],
+) {
+    thread_local! {
+        // Reused: a rollout asks at every ply.
+        static BUFFERS: std::cell::RefCell<(Vec<Play>, Vec<Probabilities>)> =
+            const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+    }
+    let look = screen.look(before);
+    BUFFERS.with_borrow_mut(|(chosen, values)| {
+        chosen.clear();
+        for (k, roll) in best.iter_mut().zip(ALL_ROLLS) {
+            legal_plays_into(before, roll, plays);
+            *k = 0;
+            if plays.len() > 1 {
+                let mut top = look.score(&plays[0]);
+                for (i, play) in plays.iter().enumerate().skip(1) {
+                    let s = look.score(play);
+                    if s > top {
+                        (top, *k) = (s, i);
+                    }
+                }
+            }
+            chosen.push(plays[*k]);
+        }
+        // The 21 positions in one call: the hidden sums of the position before the roll are
+        // computed once and updated for each.
+        net.prepare_again(before).evaluate_plays(chosen, values);
+        out.copy_from_slice(values);
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::{BuiltinPolicy, KEEP};
+    use crate::rollout::{rollout, RolloutOptions};
+    use gammon_backgammon::{legal_plays, Backgammon, DiceGame, DiceStream};
+
+    #[test]
+    fn contact_takes_the_screens_first_play_and_races_the_policys() {
+        let (net, screen) = (NeuralNet::fast(), Screen::builtin());
+        let mut stream = DiceStream::new(11, 0);
+        let (mut p, mut plays) = (Position::initial(), vec![]);
+        let (mut out, mut best) = ([Probabilities::default(); 21], [0; 21]);
+        let mut kept = vec![];
+        let mut seen = [0; 2];
+        for _ in 0..400 {
+            roll_values(net, screen, KEEP, &p, &mut plays, &mut out, &mut best);
+            let contact = Class::of(&p) == Class::Contact;
+            seen[contact as usize] += 1;
+            for ((roll, value), k) in ALL_ROLLS.into_iter().zip(out).zip(best) {
+                let all = legal_plays(&p, roll);
+                // The reference: the screen's own ranking, or the policy's choice, and the
+                // net's evaluation of the position after the play from scratch.
+                let want = if contact {
+                    screen.keep_best(&p, &all, 1, &mut kept);
+                    kept[0]
+                } else {
+                    net.best_of_screened(screen, KEEP, &p, &all).0
+                };
+                assert_eq!(k, want, "{} {roll:?}", p.id());
+                let reference = gammon_core::policy::value_after(&Backgammon, net, &all[k]);
+                for (a, b) in value.to_array().into_iter().zip(reference.to_array()) {
+                    assert!((a - b).abs() < 1e-5, "{value:?} {reference:?}");
+                }
+            }
+            let all = legal_plays(&p, stream.roll());
+            p = all[all.len() / 2].position.swapped();
+            if Backgammon.result(&p).is_some() {
+                p = Position::initial();
+            }
+        }
+        assert!(seen[0] > 20 && seen[1] > 150, "{seen:?}");
+    }
+
+    #[test]
+    fn reduced_and_plain_rollouts_agree() {
+        // Truncated after 8 plies to keep the test short: both estimate the same expectation,
+        // the net's value of the position reached, so they agree within their errors, the
+        // reduced one with the smaller error. Contact, the start, a race and a bear-off.
+        let ids = ["0HPhATDg2+ABMA", "4HPwATDgc/ABMA", "2N1tAADY3W0AAA", "v90EAIC3BgAAAA"];
+        for id in ids {
+            let p = Position::from_id(id).unwrap();
+            let options = |seed, variance_reduction| RolloutOptions {
+                trials: 1296,
+                seed,
+                truncate: Some(8),
+                variance_reduction,
+                ..RolloutOptions::default()
+            };
+            let reduced = rollout(&p, &BuiltinPolicy::Net, &options(1, true)).unwrap();
+            let plain = rollout(&p, &BuiltinPolicy::Net, &options(2, false)).unwrap();
+            assert!(reduced.variance_reduction && reduced.std_error < 0.5 * reduced.plain_std_error, "{id}");
+            let both = (reduced.std_error.powi(2) + plain.std_error.powi(2)).sqrt();
+            assert!((reduced.equity - plain.equity).abs() < 3.0 * both, "{id}: {reduced:?} {plain:?}");
+        }
+    }
+}
