@@ -122,3 +122,41 @@ proptest! {
         assert_same(&m, &back, "random match");
     }
 }
+
+/// `tests/fixtures/sgf-gnubg/` (made by `tools/analysis/sgf_gnubg.py` with GNU Backgammon 1.07):
+/// our `.sgf` of a corpus match, gnubg's `.mat` export of it and gnubg's `.sgf` of the corpus file.
+#[test]
+fn gnubg_reads_our_sgf_to_the_same_games_and_we_read_its_sgf() {
+    let dir = format!("{}/../../tests/fixtures/sgf-gnubg", env!("CARGO_MANIFEST_DIR"));
+    let results = text(&format!("{dir}/results.tsv"));
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        let Some(stem) = name.strip_suffix(".ours.sgf") else { continue };
+        let (producer, file) = stem.split_once('_').unwrap();
+        let original = std::fs::read_dir(format!("{}/{producer}", corpus()))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.file_stem().and_then(|s| s.to_str()) == Some(file))
+            .unwrap();
+        let m = Match::from_mat(&text(original.to_str().unwrap())).unwrap();
+        assert_eq!(text(&format!("{dir}/{name}")), m.to_sgf().unwrap(), "{stem}");
+        // gnubg keeps at most 31 characters of a name: the games, results and scores must agree.
+        let named = |mut x: Match| {
+            x.set_names(&m.names()[0], &m.names()[1]);
+            x
+        };
+        assert_same(&named(Match::from_mat(&text(&format!("{dir}/{stem}.gnubg.mat"))).unwrap()), &m, stem);
+        let theirs = named(Match::from_sgf(&text(&format!("{dir}/{stem}.gnubg.sgf"))).unwrap());
+        // gnubg's .sgf has no node for a roll left unplayed before a resignation.
+        let row = format!("{producer}/{file}.");
+        let unplayed = results.lines().any(|l| l.starts_with(&row) && l.ends_with("before a resignation"));
+        if unplayed {
+            assert_eq!((theirs.games().len(), theirs.score()), (m.games().len(), m.score()), "{stem}");
+        } else {
+            assert_same(&theirs, &m, stem);
+        }
+        checked += 1;
+    }
+    assert!(checked >= 5, "only {checked} fixtures");
+}
