@@ -1,10 +1,10 @@
 //! Judging one decision: the bot's equities of what was done and of the best alternative.
 
-use crate::record::{Decision, Kind, Mark, Options};
+use crate::record::{Candidate, Decision, Kind, Mark, Options, CANDIDATES};
 use gammon_backgammon::dice_game::DiceGame;
 use gammon_backgammon::met::MatchEquityTable;
 use gammon_backgammon::{Backgammon, Game, Phase, Play, Position, ResultKind};
-use gammon_bot::cube::{CubeContext, Stake};
+use gammon_bot::cube::{CubeAction, CubeContext, Stake};
 use gammon_bot::search::Bot;
 use gammon_core::dice::{Dice, ALL_ROLLS};
 use gammon_core::error::{Error, Result};
@@ -100,6 +100,10 @@ fn record(task: &Task, player: u8, kind: Kind, ctx: &CubeContext) -> Decision {
         cube_equities: None,
         cube_label: None,
         cube_value: ctx.value(),
+        candidates: Vec::new(),
+        played_candidate: None,
+        cube_probabilities: None,
+        cube_mwc: None,
     }
 }
 
@@ -176,13 +180,37 @@ impl Judge<'_> {
             )));
         };
         let mut played = ranked[k].equity;
+        let mut made = Candidate {
+            play: ranked[k].play,
+            probabilities: ranked[k].probabilities,
+            equity: played,
+            ply: ranked[k].ply,
+        };
         if ranked[k].ply < self.bot.ply() {
             // The move filter stopped the play made short of the full depth: judge it there too.
             let next = Backgammon.after(play);
             if Backgammon.result(&next).is_none() {
-                played = after_play(&ctx, play, &self.bot.evaluate(&next).flipped());
+                let probs = self.bot.evaluate(&next).flipped();
+                played = after_play(&ctx, play, &probs);
+                made = Candidate { play: *play, probabilities: probs, equity: played, ply: self.bot.ply() };
             }
         }
+        // The best few as ranked, and the play made wherever its value puts it.
+        d.candidates = ranked
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != k)
+            .take(CANDIDATES - usize::from(k < CANDIDATES))
+            .map(|(_, r)| Candidate {
+                play: r.play,
+                probabilities: r.probabilities,
+                equity: r.equity,
+                ply: r.ply,
+            })
+            .collect();
+        let at = d.candidates.iter().position(|c| c.equity < played).unwrap_or(d.candidates.len());
+        d.candidates.insert(at, made);
+        d.played_candidate = Some(at);
         d.counted = ranked.len() > 1;
         d.rank = Some(1 + ranked.iter().enumerate().filter(|&(j, r)| j != k && r.equity > played).count());
         let error = if d.rank == Some(1) { 0.0 } else { best.equity - played };
@@ -208,6 +236,7 @@ impl Judge<'_> {
         d.mwc = to_mwc(&ctx, d.equity);
         d.cube_equities = Some([action.no_double, action.double_take, action.double_pass]);
         d.cube_label = Some(action.label());
+        self.cube_analysis(&mut d, g, &ctx, &action);
         let chosen = if doubled { double } else { action.no_double };
         self.mark(&mut d, action.no_double.max(double) - chosen, &ctx);
         Ok(vec![d])
@@ -235,10 +264,23 @@ impl Judge<'_> {
         d.mwc = to_mwc(&mine, d.equity);
         d.cube_equities = Some([action.no_double, action.double_take, action.double_pass]);
         d.cube_label = Some(action.label());
+        self.cube_analysis(&mut d, g, &ctx, &action);
         let (take, pass) = (-action.double_take, -action.double_pass);
         let chosen = if took { take } else { pass };
         self.mark(&mut d, take.max(pass) - chosen, &mine);
         Ok(d)
+    }
+
+    /// Keeps what a cube decision was judged on for the doubler, the player on roll in `g`: the
+    /// probabilities, and in match play the three equities as match winning chances.
+    fn cube_analysis(&self, d: &mut Decision, g: &Game, ctx: &CubeContext, action: &CubeAction) {
+        // The same value cube_action decided on (at ply 2, remembered by the search).
+        d.cube_probabilities = Some(self.bot.evaluate(&g.position()));
+        d.cube_mwc = [action.no_double, action.double_take, action.double_pass]
+            .iter()
+            .map(|&e| to_mwc(ctx, e))
+            .collect::<Option<Vec<f64>>>()
+            .map(|v| [v[0], v[1], v[2]]);
     }
 
     /// The cubeful equity of the player on roll in `g` playing on.

@@ -21,8 +21,8 @@ pub mod record;
 pub mod sgf;
 
 pub use record::{
-    luck_rating, rating, Analysis, Decision, Kind, LuckMark, Mark, Options, PlayerTotals, Thresholds,
-    DEFAULT_THRESHOLDS, LUCKY, VERY_LUCKY,
+    luck_rating, rating, Analysis, Candidate, Decision, Kind, LuckMark, Mark, Options, PlayerTotals,
+    Thresholds, CANDIDATES, DEFAULT_THRESHOLDS, LUCKY, VERY_LUCKY,
 };
 
 use gammon_backgammon::{Action, Game, Match, Phase};

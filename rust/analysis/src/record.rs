@@ -1,6 +1,8 @@
 //! What an analysis produces: one record per decision, per-player totals, and the options.
 
+use gammon_backgammon::Play;
 use gammon_core::dice::Dice;
+use gammon_core::Probabilities;
 
 /// GNU Backgammon's default thresholds for marking a decision, in equivalent money equity
 /// (normalised to the cube in play): doubtful from 0.03, bad from 0.06, very bad from 0.12, as
@@ -230,6 +232,32 @@ pub struct Decision {
     pub cube_label: Option<String>,
     /// The cube value in play when the decision was made.
     pub cube_value: u32,
+    /// A checker play's candidates as the analysis judged them, best first: the best
+    /// [`CANDIDATES`] plays and the play made (empty when the roll had no play made).
+    pub candidates: Vec<Candidate>,
+    /// The index in `candidates` of the play made.
+    pub played_candidate: Option<usize>,
+    /// The outcome probabilities behind a cube or take decision, for the doubler (cubeless, at
+    /// the analysis's ply).
+    pub cube_probabilities: Option<Probabilities>,
+    /// `cube_equities` as the doubler's match winning chances (match play only).
+    pub cube_mwc: Option<[f64; 3]>,
+}
+
+/// How many of the best plays a checker decision keeps (the play made is kept besides).
+pub const CANDIDATES: usize = 8;
+
+/// One play of a checker decision as the analysis judged it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    /// The play.
+    pub play: Play,
+    /// Its outcome probabilities for the mover, after the play.
+    pub probabilities: Probabilities,
+    /// Its cubeful equity for the mover, normalised as [`Decision::equity`].
+    pub equity: f64,
+    /// The ply the value comes from (below the analysis's ply for plays its move filter dropped).
+    pub ply: u8,
 }
 
 impl Decision {

@@ -6,12 +6,25 @@
 //! or unlucky for him, from 0.3 and 0.6; `DO[]`, `BM[1]`, `BM[2]` the checker play was doubtful,
 //! bad, very bad; `DC[]`, `BC[1]`, `BC[2]` the same for the cube decision before the roll (a
 //! missed double). On a `double`, `take` or `drop` node, `DO[]`/`BM[1]`/`BM[2]` mark that decision.
+//!
+//! The equities behind the marks, in the layout GNU Backgammon 1.07 writes them (version 3 of its
+//! evaluation records): on a move node `A[k][c1][c2]...`, the index `k` of the play made among the
+//! candidates, then each candidate as its moves in the node's letters, `E ver 3`, the mover's five
+//! probabilities after it (win, win gammon, win backgammon, lose gammon, lose backgammon), its
+//! cubeful equity (normalised, as our records keep it) and the evaluation's settings (`{ply}C 0 1
+//! 0.000000 1`: our ply, cubeful, no noise). On the node of a cube decision (the move node for
+//! no double, else the `double`, `take` or `drop` node) `DA[E ver 3 {ply}C 1 0.000000 1 ...]` with
+//! the doubler's five probabilities, the cubeless equity and the no-double equity, then the same
+//! five and cubeless equity and the double/take equity; GNU Backgammon keeps these two cubeful
+//! equities as match winning chances in match play (equities in money play) and derives
+//! double/pass itself.
 //! The writing of the nodes themselves is `gammon_backgammon::formats::sgf::write`.
 
-use crate::record::{Analysis, Kind, LuckMark, Mark};
+use crate::record::{Analysis, Decision, Kind, LuckMark, Mark};
 use gammon_backgammon::formats::sgf::write::write_annotated;
 use gammon_backgammon::Match;
 use gammon_core::error::{Error, Result};
+use gammon_core::Probabilities;
 use std::collections::HashMap;
 
 /// The properties of an error mark, `cube` for the cube decision on a move node.
@@ -35,6 +48,49 @@ fn luck(mark: LuckMark, player: u8) -> Option<(&'static str, String)> {
         LuckMark::Unlucky => Some((other, "1".into())),
         LuckMark::VeryUnlucky => Some((other, "2".into())),
     }
+}
+
+/// The letter of point `p` (25 the bar, 0 off) of player `who`, as the move nodes spell it.
+fn letter(p: u8, who: u8) -> char {
+    match p {
+        25 => 'y',
+        0 => 'z',
+        p => (b'a' + if who == 0 { p } else { 25 - p } - 1) as char,
+    }
+}
+
+/// Five probabilities as GNU Backgammon's records list them.
+fn five(p: &Probabilities) -> String {
+    format!(
+        "{:.6} {:.6} {:.6} {:.6} {:.6}",
+        p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon
+    )
+}
+
+/// The values of `A[]`: the play made's index, then every candidate (none without a play made).
+fn candidates(d: &Decision) -> Vec<(&'static str, String)> {
+    let Some(k) = d.played_candidate else { return vec![] };
+    let mut out = vec![("A", k.to_string())];
+    for c in &d.candidates {
+        let moves: String =
+            c.play.moves().iter().flat_map(|m| [letter(m.from, d.player), letter(m.to, d.player)]).collect();
+        // An empty name adds one more value to the property before it.
+        out.push((
+            "",
+            format!("{moves} E ver 3 {} {:.6} {}C 0 1 0.000000 1", five(&c.probabilities), c.equity, c.ply),
+        ));
+    }
+    out
+}
+
+/// The value of `DA[]` for a cube or take decision (none without its analysis).
+fn cube_analysis(d: &Decision, ply: u8) -> Option<(&'static str, String)> {
+    let (p, [nd, dt, _]) = (d.cube_probabilities?, d.cube_mwc.or(d.cube_equities)?);
+    let (five, cubeless) = (five(&p), p.equity());
+    Some((
+        "DA",
+        format!("E ver 3 {ply}C 1 0.000000 1 {five} {cubeless:.6} {nd:.6} {five} {cubeless:.6} {dt:.6}"),
+    ))
 }
 
 impl Analysis {
@@ -75,11 +131,18 @@ impl Analysis {
                     }
                     node.extend(luck(d.luck_mark(), d.player));
                     node.extend(skill(d.mark, false));
+                    node.extend(candidates(d));
                 }
                 // A cube decision on a roll (no double) marks the move node's cube; a double
                 // marks its own node.
-                Kind::Double => node.extend(skill(d.mark, d.played != "double")),
-                Kind::Take => node.extend(skill(d.mark, false)),
+                Kind::Double => {
+                    node.extend(cube_analysis(d, self.ply));
+                    node.extend(skill(d.mark, d.played != "double"));
+                }
+                Kind::Take => {
+                    node.extend(cube_analysis(d, self.ply));
+                    node.extend(skill(d.mark, false));
+                }
                 Kind::Resign | Kind::AcceptResignation => {}
             }
         }

@@ -146,3 +146,84 @@ fn the_annotated_sgf_reads_back_to_the_match_with_a_mark_per_marked_decision() {
     // Another match is refused.
     assert!(a.to_sgf(&fixture("gnubg_selfplay_3pt.mat")).is_err());
 }
+
+/// A node's properties with all their values (`A[0][x][y]` has three).
+fn node_properties(node: &str) -> Vec<(String, Vec<String>)> {
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    let mut rest = node;
+    while let Some(open) = rest.find('[') {
+        let key = rest[..open].trim();
+        if !key.is_empty() {
+            out.push((key.to_string(), vec![]));
+        }
+        let close = open + rest[open..].find(']').unwrap();
+        out.last_mut().unwrap().1.push(rest[open + 1..close].to_string());
+        rest = &rest[close + 1..];
+    }
+    out
+}
+
+#[test]
+fn the_annotated_sgf_carries_each_plays_candidates_and_each_cube_analysis() {
+    // The layout is GNU Backgammon 1.07's own (`save match` after `analyse match`), and
+    // tools/analysis/sgf_marks_gnubg.py checks on every analysis fixture, at ply 0 and 2, that
+    // gnubg reads these values back (`gnubg.match()`: candidates, their probabilities and
+    // equities, the play made, the cube's probabilities and equities) to the six decimals written.
+    let path = format!("{}/../../tests/fixtures/analysis/noisy_7pt_c.mat", env!("CARGO_MANIFEST_DIR"));
+    let m = Match::from_mat(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let a = analyse(&m, &Options::default(), None).unwrap();
+    let sgf = a.to_sgf(&m).unwrap();
+    let nodes: Vec<Vec<(String, Vec<String>)>> = sgf
+        .split("\n(")
+        .flat_map(|game| game.split("\n;").skip(1).map(node_properties).collect::<Vec<_>>())
+        .collect();
+    let plays: Vec<&Decision> = a.decisions.iter().filter(|d| d.played_candidate.is_some()).collect();
+    let cubes: Vec<&Decision> = a.decisions.iter().filter(|d| d.cube_probabilities.is_some()).collect();
+    let (mut seen_plays, mut seen_cubes) = (0, 0);
+    let six = |x: f64| format!("{x:.6}");
+    for node in &nodes {
+        let (_, moved) = &node[0];
+        for (name, values) in node {
+            if name == "A" {
+                let d = plays[seen_plays];
+                seen_plays += 1;
+                let k: usize = values[0].parse().unwrap();
+                assert_eq!(Some(k), d.played_candidate);
+                assert_eq!(values.len(), 1 + d.candidates.len());
+                // The play made is the node's own play, in the same letters.
+                assert_eq!(values[1 + k].split(' ').next().unwrap(), &moved[0][2..]);
+                for (v, c) in values[1..].iter().zip(&d.candidates) {
+                    let f: Vec<&str> = v.split(' ').collect();
+                    assert_eq!(f[1..4], ["E", "ver", "3"]);
+                    let p = &c.probabilities;
+                    let probs = [p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon];
+                    assert_eq!(f[4..9], probs.map(six));
+                    assert_eq!(f[9], six(c.equity));
+                    assert_eq!(f[10..], ["0C", "0", "1", "0.000000", "1"]);
+                }
+                // Best first.
+                assert!(d.candidates.windows(2).all(|w| w[0].equity >= w[1].equity));
+            }
+            if name == "DA" {
+                let d = cubes[seen_cubes];
+                seen_cubes += 1;
+                let f: Vec<&str> = values[0].split(' ').collect();
+                assert_eq!(f[..7], ["E", "ver", "3", "0C", "1", "0.000000", "1"]);
+                let p = d.cube_probabilities.unwrap();
+                let probs = [p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon];
+                assert_eq!(f[7..12], probs.map(six));
+                assert_eq!(f[14..19], probs.map(six));
+                // Match play: the no-double and double/take equities as match winning chances.
+                let mwc = d.cube_mwc.unwrap();
+                assert_eq!((f[13], f[20]), (six(mwc[0]).as_str(), six(mwc[1]).as_str()));
+            }
+        }
+    }
+    assert_eq!((seen_plays, seen_cubes), (plays.len(), cubes.len()));
+    assert!(seen_plays > 100 && seen_cubes > 20);
+    // Every play made is among its decision's candidates, with the best few.
+    for d in &plays {
+        assert!(d.candidates.len() <= CANDIDATES + 1);
+        assert_eq!(d.candidates[d.played_candidate.unwrap()].play.notation(), d.played);
+    }
+}

@@ -12,7 +12,8 @@ use gammon_core::error::{Error, Result};
 
 /// Extra properties for a node, asked for by game index (from 0) and by the index in that game's
 /// history of the first action the node records: the roll (or opening roll) for a move node, the
-/// cube action itself for a cube node. The writer escapes the values.
+/// cube action itself for a cube node. The writer escapes the values; a property with an empty
+/// name adds one more value to the property before it (`A[0][x][y]`).
 pub type Notes<'a> = &'a dyn Fn(usize, usize) -> Vec<(&'static str, String)>;
 
 /// A property value with `]` and `\` escaped, as SGF requires.
