@@ -153,7 +153,8 @@ pub struct RolloutResponse {
 /// cubeful ones (null for a cubeless rollout).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct CubefulRolloutResponse {
-    /// The cubeless figures, as every rollout has them.
+    /// The cubeless figures, as every rollout has them; in a cubeful rollout those of games cut
+    /// where every cube line had ended by a pass.
     #[serde(flatten)]
     pub rollout: RolloutResponse,
     /// The cube and score the games were played in; null for a cubeless rollout.
