@@ -321,7 +321,7 @@ fn after_move(mask: u32, q: &Position, from: usize, to: usize) -> u32 {
 }
 
 /// The highest set bit of `mask` (0 for none): our highest occupied slot.
-#[inline]
+#[inline(always)]
 fn top(mask: u32) -> usize {
     (31 - (mask | 1).leading_zeros()) as usize
 }

@@ -18,7 +18,9 @@
 //! whole (as the hash-table generator does) makes the processor wait for each copy until the byte
 //! writes before it have landed.
 
-use super::{Move, Play};
+// The steps and the exact comparison of two-move plays are the positions-only generator's.
+use super::positions::{landing, legal_froms, Change, TRACKED};
+use super::{top, Move, Play};
 use crate::board::{Position, BAR, OFF};
 use gammon_core::dice::Dice;
 use std::mem::MaybeUninit;
@@ -229,33 +231,6 @@ fn movable(mask: u32) -> u32 {
     }
 }
 
-/// The highest set bit of `mask` (0 for none): our highest occupied slot.
-#[inline(always)]
-fn top(mask: u32) -> usize {
-    (31 - (mask | 1).leading_zeros()) as usize
-}
-
-/// The slots of `froms` (see [`movable`]) from which a checker can move `die`: onto an open point,
-/// or off when all of ours are home (`highest`, our highest occupied slot, is at most 6) from the
-/// point `die` itself or, with a larger die, from the highest point.
-#[inline(always)]
-fn legal_froms(froms: u32, open: u32, die: usize, highest: usize) -> u32 {
-    let mut legal = froms & (open << die);
-    if highest <= 6 {
-        legal |= froms & (1 << die);
-        if highest < die && highest > 0 {
-            legal |= froms & (1 << highest);
-        }
-    }
-    legal
-}
-
-/// Where a checker on `from` (one of [`legal_froms`]) lands with `die`.
-#[inline(always)]
-fn landing(from: usize, die: usize) -> usize {
-    from.saturating_sub(die)
-}
-
 /// Our occupied slots after a move `from` -> `to` that left `q`.
 #[inline(always)]
 fn mask_after(mask: u32, q: Words, from: usize, to: usize) -> u32 {
@@ -363,30 +338,6 @@ impl Board {
                 most,
                 out,
             );
-        }
-    }
-}
-
-/// Most plays that need comparing (see the module's documentation) in one roll; past this the
-/// comparison falls back to a scan of everything found.
-const TRACKED: usize = 96;
-
-/// What a play of two moves changed, exactly and in a few bytes: our count on each slot (0 standing
-/// for off) as the digits, from -2 to 2, of a number in base 16, and the points where a blot was
-/// hit. Two plays from one position lead to the same position exactly when their changes are equal.
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct Change {
-    counts: i128,
-    hits: u32,
-}
-
-impl Change {
-    #[inline(always)]
-    fn of(from: usize, to: usize, hit: bool, from2: usize, to2: usize, hit2: bool) -> Change {
-        let digit = |slot: usize| 1i128 << (4 * slot);
-        Change {
-            counts: digit(to) + digit(to2) - digit(from) - digit(from2),
-            hits: (hit as u32) << to | (hit2 as u32) << to2,
         }
     }
 }

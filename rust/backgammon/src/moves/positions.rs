@@ -36,7 +36,7 @@ fn occupied_and_open(p: &Position) -> (u32, u32) {
 /// or off when all of ours are home (`highest`, our highest occupied slot, is at most 6) from the
 /// point `die` itself or, with a larger die, from the highest point.
 #[inline(always)]
-fn legal_froms(froms: u32, open: u32, die: usize, highest: usize) -> u32 {
+pub(super) fn legal_froms(froms: u32, open: u32, die: usize, highest: usize) -> u32 {
     let mut legal = froms & (open << die);
     if highest <= 6 {
         legal |= froms & (1 << die);
@@ -49,7 +49,7 @@ fn legal_froms(froms: u32, open: u32, die: usize, highest: usize) -> u32 {
 
 /// Where a checker on `from` (one of [`legal_froms`]) lands with `die`.
 #[inline(always)]
-fn landing(from: usize, die: usize) -> usize {
+pub(super) fn landing(from: usize, die: usize) -> usize {
     from.saturating_sub(die)
 }
 
@@ -151,20 +151,20 @@ fn doubles(
 
 /// Most plays that need comparing (see the module's documentation) in one roll; past this the
 /// comparison falls back to a scan of everything found.
-const TRACKED: usize = 96;
+pub(super) const TRACKED: usize = 96;
 
 /// What a play of two moves changed, exactly and in a few bytes: our count on each slot (0 standing
 /// for off) as the digits, from -2 to 2, of a number in base 16, and the points where a blot was
 /// hit. Two plays from one position lead to the same position exactly when their changes are equal.
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
-struct Change {
+pub(super) struct Change {
     counts: i128,
     hits: u32,
 }
 
 impl Change {
     #[inline(always)]
-    fn of(from: usize, to: usize, hit: bool, from2: usize, to2: usize, hit2: bool) -> Change {
+    pub(super) fn of(from: usize, to: usize, hit: bool, from2: usize, to2: usize, hit2: bool) -> Change {
         let digit = |slot: usize| 1i128 << (4 * slot);
         Change {
             counts: digit(to) + digit(to2) - digit(from) - digit(from2),
