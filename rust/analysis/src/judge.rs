@@ -222,7 +222,7 @@ impl Judge<'_> {
         let g = &task.before;
         let player = g.turn().unwrap_or(0);
         let ctx = CubeContext::from_game(g);
-        let action = self.bot.cube_action(&g.position(), &ctx)?;
+        let (action, probabilities) = self.bot.cube_action_valued(&g.position(), &ctx)?;
         let double = action.double_take.min(action.double_pass);
         // Not close and not doubled: no decision worth counting, as GNU Backgammon skips them.
         if !doubled && action.no_double - double >= self.options.close_cube {
@@ -236,7 +236,7 @@ impl Judge<'_> {
         d.mwc = to_mwc(&ctx, d.equity);
         d.cube_equities = Some([action.no_double, action.double_take, action.double_pass]);
         d.cube_label = Some(action.label());
-        self.cube_analysis(&mut d, g, &ctx, &action);
+        cube_analysis(&mut d, probabilities, &ctx, &action);
         let chosen = if doubled { double } else { action.no_double };
         self.mark(&mut d, action.no_double.max(double) - chosen, &ctx);
         Ok(vec![d])
@@ -247,7 +247,7 @@ impl Judge<'_> {
         // Seen by the doubler (still the player on roll), then turned to the taker.
         let doubler = g.turn().unwrap_or(0);
         let ctx = CubeContext::from_game(g);
-        let action = self.bot.cube_action(&g.position(), &ctx)?;
+        let (action, probabilities) = self.bot.cube_action_valued(&g.position(), &ctx)?;
         let mine = ctx.swapped();
         let mut d = record(task, 1 - doubler, Kind::Take, &mine);
         d.counted = true;
@@ -264,23 +264,11 @@ impl Judge<'_> {
         d.mwc = to_mwc(&mine, d.equity);
         d.cube_equities = Some([action.no_double, action.double_take, action.double_pass]);
         d.cube_label = Some(action.label());
-        self.cube_analysis(&mut d, g, &ctx, &action);
+        cube_analysis(&mut d, probabilities, &ctx, &action);
         let (take, pass) = (-action.double_take, -action.double_pass);
         let chosen = if took { take } else { pass };
         self.mark(&mut d, take.max(pass) - chosen, &mine);
         Ok(d)
-    }
-
-    /// Keeps what a cube decision was judged on for the doubler, the player on roll in `g`: the
-    /// probabilities, and in match play the three equities as match winning chances.
-    fn cube_analysis(&self, d: &mut Decision, g: &Game, ctx: &CubeContext, action: &CubeAction) {
-        // The same value cube_action decided on (at ply 2, remembered by the search).
-        d.cube_probabilities = Some(self.bot.evaluate(&g.position()));
-        d.cube_mwc = [action.no_double, action.double_take, action.double_pass]
-            .iter()
-            .map(|&e| to_mwc(ctx, e))
-            .collect::<Option<Vec<f64>>>()
-            .map(|v| [v[0], v[1], v[2]]);
     }
 
     /// The cubeful equity of the player on roll in `g` playing on.
@@ -328,4 +316,16 @@ impl Judge<'_> {
         }
         Ok(out)
     }
+}
+
+/// Keeps what a cube decision was judged on for the doubler, the player on roll: the
+/// probabilities the bot decided on, and in match play the three equities as match winning
+/// chances.
+fn cube_analysis(d: &mut Decision, probabilities: Probabilities, ctx: &CubeContext, action: &CubeAction) {
+    d.cube_probabilities = Some(probabilities);
+    d.cube_mwc = [action.no_double, action.double_take, action.double_pass]
+        .iter()
+        .map(|&e| to_mwc(ctx, e))
+        .collect::<Option<Vec<f64>>>()
+        .map(|v| [v[0], v[1], v[2]]);
 }

@@ -242,8 +242,19 @@ impl<'a> Bot<'a> {
     /// assert!(!d.double && d.take);
     /// ```
     pub fn cube_action(&self, position: &Position, context: &CubeContext) -> Result<CubeAction> {
+        Ok(self.cube_action_valued(position, context)?.0)
+    }
+
+    /// [`Bot::cube_action`] and the probabilities it was decided on (this bot's evaluation of
+    /// `position`), for callers that keep them beside the decision.
+    pub fn cube_action_valued(
+        &self,
+        position: &Position,
+        context: &CubeContext,
+    ) -> Result<(CubeAction, Probabilities)> {
         game_running(position)?;
-        Ok(context.decide(position, &self.evaluate(position)))
+        let probabilities = self.evaluate(position);
+        Ok((context.decide(position, &probabilities), probabilities))
     }
 
     /// The best play of `dice` from `position` and its value, by cubeful equity in `context` or
