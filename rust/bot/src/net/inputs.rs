@@ -694,6 +694,7 @@ impl Nearby<'_> {
 mod tests {
     use super::*;
     use gammon_backgammon::pos;
+    use proptest::prelude::*;
 
     /// Counts hitting rolls the slow way: every roll, every attacker checker, every order of the
     /// dice, intermediate landing spots checked against the defender's made points.
@@ -897,6 +898,193 @@ mod tests {
         // the board (d < i from point i).
         let home: u32 = (1..=6).map(|i: u32| (1..=6).filter(|d| *d < i).count() as u32).sum();
         assert_eq!(mobility(&us, &them), 3 + 5 + home);
+    }
+
+    /// How many of the 36 rolls take a lone checker at `at` (moving up) past the last of the
+    /// points `blocked` says are made within twelve pips in front of it, every step landing open:
+    /// [`escapes`] counted die by die, as the definition reads.
+    fn escapes_by_enumeration(blocked: impl Fn(u32) -> bool, at: u32) -> u32 {
+        let made = |k: u32| (1..=12).contains(&k) && blocked(at + k);
+        let Some(last) = (1..=12).filter(|&k| made(k)).max() else { return 36 };
+        let mut count = 0;
+        for d1 in 1..=6u32 {
+            for d2 in 1..=6u32 {
+                let orders = if d1 == d2 { vec![vec![d1; 4]] } else { vec![vec![d1, d2], vec![d2, d1]] };
+                let escaped = orders.iter().any(|order| {
+                    let mut k = 0;
+                    for &d in order {
+                        k += d;
+                        if made(k) {
+                            return false;
+                        }
+                        if k > last {
+                            return true;
+                        }
+                    }
+                    false
+                });
+                count += escaped as u32;
+            }
+        }
+        count
+    }
+
+    /// One side's inputs as the module documentation defines them, from the checkers alone
+    /// (`side` and `other` each in its own numbering), every count by a plain loop over the
+    /// points and every threat by enumerating rolls: the reference the encoder, whose counts
+    /// come from bit masks and tables, must match to the bit. The conversions to f32 are the
+    /// encoder's own formulas, as the nets were trained on exactly those values.
+    fn side_by_definition(side: &Side, other: &Side) -> [f32; SIDE_INPUTS] {
+        let mut x = [0.0f32; SIDE_INPUTS];
+        for i in 1..=24 {
+            let n = side[i] as u32;
+            x[4 * (i - 1)] = (n >= 1) as u8 as f32;
+            x[4 * (i - 1) + 1] = (n >= 2) as u8 as f32;
+            x[4 * (i - 1) + 2] = (n >= 3) as u8 as f32;
+            x[4 * (i - 1) + 3] = if n > 3 { (n - 3) as f32 * 0.5 } else { 0.0 };
+        }
+        let made = |s: &Side, i: u32| (1..=24).contains(&i) && s[i as usize] >= 2;
+        let bar = side[BAR] as u32;
+        let on_board: u32 = (1..=24).map(|i| side[i] as u32).sum();
+        let pips: u32 = (1..=25).map(|i| side[i] as u32 * i as u32).sum();
+        let outside: u32 = (7..=25).map(|i| side[i] as u32).sum();
+        let rearmost = |s: &Side| (1..=25).rev().find(|&i| s[i] > 0).unwrap_or(0) as u32;
+        let back = rearmost(side);
+        let threats = threats_by_enumeration(side, other);
+        let f = &mut x[96..];
+        f[0] = bar as f32 * 0.5;
+        f[1] = (15 - on_board - bar) as f32 / 15.0;
+        f[2] = pips as f32 / 100.0;
+        f[3] = threats.hits as f32 / 36.0;
+        let (mut run, mut longest) = (0, 0);
+        for i in 1..=24 {
+            run = if made(side, i) { run + 1 } else { 0 };
+            longest = longest.max(run);
+        }
+        f[4] = longest as f32 / 6.0;
+        let closed = (1..=6).filter(|&i| made(other, i)).count() as f32 / 6.0;
+        f[5] = 1.0 - closed * closed;
+        f[6] = outside as f32 / 15.0;
+        // The rearmost checker on our point `back` is on the opponent's point 25 - back.
+        f[7] =
+            if back > 0 { escapes_by_enumeration(|i| made(other, i), 25 - back) as f32 / 36.0 } else { 1.0 };
+        let fewest = (1..=10).map(|q| escapes_by_enumeration(|i| made(side, i), q)).min().unwrap();
+        f[8] = 1.0 - fewest as f32 / 36.0;
+        // Contact: the opponent's rearmost checker stands on our point 25 - its point.
+        let contact = match rearmost(other) {
+            0 => 0,
+            r => ((26 - r)..=25).map(|i| side[i as usize] as u32 * (i - (25 - r))).sum(),
+        };
+        f[9] = contact as f32 / 100.0;
+        f[10] = back as f32 / 24.0;
+        f[11] = (1..=24).rev().find(|&i| made(side, i)).unwrap_or(0) as f32 / 24.0;
+        f[12] = threats.doubles as f32 / 36.0;
+        f[13] = threats.pips as f32 / (36.0 * 12.0);
+        f[14] = (18..=24).find(|&i| made(side, i)).map_or(0, |i| 25 - i) as f32 / 7.0;
+        let held: u32 = (1..=6).filter(|&i| made(side, i)).map(|i| 2 * i).sum();
+        f[15] = (pips - held) as f32 / 100.0;
+        let mut mobility = 0;
+        for d in 1..=6 {
+            for i in 1..=25 {
+                let to = i as i32 - d;
+                mobility += (side[i] > 0 && to >= 1 && !made(other, 25 - to as u32)) as u32;
+            }
+        }
+        f[16] = mobility as f32 / 36.0;
+        x
+    }
+
+    /// The inputs of `position` by [`side_by_definition`].
+    fn encode_by_definition(position: &Position) -> [f32; INPUTS] {
+        let (ours, theirs) = sides(position);
+        let mut x = [0.0; INPUTS];
+        x[..SIDE_INPUTS].copy_from_slice(&side_by_definition(&ours, &theirs));
+        x[SIDE_INPUTS..].copy_from_slice(&side_by_definition(&theirs, &ours));
+        x
+    }
+
+    /// Where a checker of a random position goes: points of every kind, home boards and the
+    /// back more often, the bar (25) and the tray (26).
+    fn slot() -> impl Strategy<Value = u8> {
+        prop_oneof![1u8..=6, 1u8..=26, 1u8..=25, Just(26u8), 19u8..=25]
+    }
+
+    /// Random positions: fifteen checkers a side dropped on slots, one of the other side's
+    /// going to the tray where ours hold its point.
+    fn random_position() -> impl Strategy<Value = Position> {
+        (prop::collection::vec(slot(), 15), prop::collection::vec(slot(), 15)).prop_map(|(ours, theirs)| {
+            let mut board = [0i8; 26];
+            for &s in &ours {
+                if (1..=25).contains(&s) {
+                    board[s as usize] += 1;
+                }
+            }
+            for &s in &theirs {
+                let s = 25 - s as i32;
+                if (0..=24).contains(&s) && board[s as usize] <= 0 {
+                    board[s as usize] -= 1;
+                }
+            }
+            Position::from_board(board).expect("at most fifteen checkers a side")
+        })
+    }
+
+    /// Bit-level equality of two encodings, naming the first input that differs.
+    fn same_bits(got: &[f32; INPUTS], want: &[f32; INPUTS]) -> std::result::Result<(), TestCaseError> {
+        for i in 0..INPUTS {
+            prop_assert_eq!(
+                got[i].to_bits(),
+                want[i].to_bits(),
+                "input {} ({} against {})",
+                i,
+                got[i],
+                want[i]
+            );
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// The encoder against the definition, on random positions and their swaps.
+        #[test]
+        fn encoding_matches_the_definition(p in random_position()) {
+            for q in [p, p.swapped()] {
+                let mut x = [0.0; INPUTS];
+                encode(&q, &mut x);
+                same_bits(&x, &encode_by_definition(&q))?;
+            }
+        }
+
+        /// Every candidate of a random roll seen from the reference (the path the evaluation
+        /// takes) against the definition: the differences it visits, the inputs it leaves alone,
+        /// its class and the reference it turns into.
+        #[test]
+        fn candidates_seen_from_the_reference_match_the_definition(p in random_position(), roll in 0u8..36) {
+            let dice = gammon_backgammon::Dice::from_outcome(roll);
+            let reference = Reference::new(&p.swapped());
+            same_bits(&reference.x, &encode_by_definition(&p.swapped()))?;
+            for play in p.legal_plays(dice) {
+                let after = play.position.swapped();
+                let want = encode_by_definition(&after);
+                for touched in [touched(&play), touched_between(&p, &play.position)] {
+                    let nearby = reference.nearby(&after, touched);
+                    // Each difference visited must be the definition's value less the
+                    // reference's, in f32 (a wrong one leaves NaN); an input not visited must
+                    // not have changed.
+                    let mut got = reference.x;
+                    nearby.changes(|i, d| {
+                        let right = d.to_bits() == (want[i] - reference.x[i]).to_bits();
+                        got[i] = if right { want[i] } else { f32::NAN };
+                    });
+                    same_bits(&got, &want)?;
+                    same_bits(&nearby.turned().x, &encode_by_definition(&after.swapped()))?;
+                    prop_assert_eq!(nearby.all_home(), crate::bearoff::home_boards(&after).is_some());
+                    prop_assert_eq!(nearby.is_race(), after.is_race());
+                }
+            }
+        }
     }
 
     #[test]
