@@ -31,6 +31,10 @@ import time
 
 import gnubg
 
+# gnubg runs scripts without their folder on the path; they are run from the repository root.
+sys.path.insert(0, "tools/oracle")
+from oracle_common import GNUBG_CLASSES  # noqa: E402
+
 OUT_DIR = os.environ.get("ORACLE_OUT", "tests/fixtures/cube")
 SEED = 20240917  # sampling of positions
 DICE_SEED = 4711  # gnubg's dice in the self-play games
@@ -64,15 +68,7 @@ CONTEXTS = [
 ]
 
 # gnubg's position classes (``classifypos``) that a cube decision can meet.
-CLASSES = {
-    4: "bearoff2",
-    5: "bearoff_ts",
-    6: "bearoff1",
-    7: "bearoff_os",
-    8: "race",
-    9: "crashed",
-    10: "contact",
-}
+CLASSES = GNUBG_CLASSES
 
 EXPECTED_EFFICIENCY = """Parameters for cube evaluations:
 Cube efficiency for crashed positions : 0.6800

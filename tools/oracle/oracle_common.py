@@ -7,6 +7,18 @@ Board layout: ``[opp, me]``, two lists of 25 checker counts.  Index ``i``
 
 import base64
 
+# GNU Backgammon's position classes, by the number ``gnubg.classifypos`` returns (its evaluation
+# code's enum), for the scripts run inside gnubg that sort positions by them.
+GNUBG_CLASSES = {
+    4: "bearoff2",
+    5: "bearoff_ts",
+    6: "bearoff1",
+    7: "bearoff_os",
+    8: "race",
+    9: "crashed",
+    10: "contact",
+}
+
 # ---------------------------------------------------------------------------
 # Our own Position ID codec (docs/formats.md section 1.1), used to cross-check gnubg.
 # ---------------------------------------------------------------------------

@@ -27,6 +27,10 @@ import time
 
 import gnubg
 
+# gnubg runs scripts without their folder on the path; they are run from the repository root.
+sys.path.insert(0, "tools/oracle")
+from oracle_common import GNUBG_CLASSES  # noqa: E402
+
 OUT_DIR = os.environ.get("STRENGTH_OUT", "tests/fixtures/strength")
 CORPUS = "tests/fixtures/mat-corpus"
 SEED = 20261201
@@ -55,15 +59,7 @@ CONTEXTS = [
 ]
 
 # gnubg's position classes (``classifypos``) and the probability fixture's quota of each.
-CLASSES = {
-    4: "bearoff2",
-    5: "bearoff_ts",
-    6: "bearoff1",
-    7: "bearoff_os",
-    8: "race",
-    9: "crashed",
-    10: "contact",
-}
+CLASSES = GNUBG_CLASSES
 PROB_QUOTA = {"contact": 600, "crashed": 600, "race": 600}
 
 CUBE_COLUMNS = (
