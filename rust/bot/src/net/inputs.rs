@@ -84,66 +84,49 @@ struct Summary {
 }
 
 impl Summary {
+    /// The summary of `side`. Every count is a fixed pass over the 26 slots without a branch,
+    /// which the compiler turns into a few vector compares and sums: cheaper, for a candidate
+    /// play, than updating the reference's summary point by point, whose loop runs a different
+    /// number of times for every play and so mispredicts its exit.
+    #[inline(always)]
     fn of(side: &Side) -> Summary {
-        let mut s = Summary {
-            occupied: 0,
-            blots: 0,
-            made: 0,
-            pips: 0,
-            outside: 0,
-            bar: 0,
-            off: 0,
-            on_board: 0,
-            counts: *side,
-        };
-        let mut on_board = 0u32;
-        for i in 1..=24 {
+        let (mut occupied, mut blots, mut made) = (0u32, 0u32, 0u32);
+        let (mut pips, mut on_board, mut outside) = (0u32, 0u32, 0u32);
+        for i in 0..26 {
             let n = side[i] as u32;
-            s.pips += n * i as u32;
-            on_board += n;
-            s.outside += if i > 6 { n } else { 0 };
-            s.occupied |= ((n >= 1) as u32) << i;
-            s.blots |= ((n == 1) as u32) << i;
-            s.made |= ((n >= 2) as u32) << i;
+            // Slot 0 is always empty; the bar (25) counts in the pips and outside only.
+            let point = (i <= 24) as u32;
+            pips += n * i as u32;
+            on_board += n * point;
+            outside += n * (i > 6) as u32;
+            occupied |= ((n >= 1) as u32 & point) << i;
+            blots |= ((n == 1) as u32 & point) << i;
+            made |= ((n >= 2) as u32 & point) << i;
         }
-        s.on_board = on_board;
-        s.with_bar(side[BAR] as u32)
+        let bar = side[BAR] as u32;
+        Summary {
+            occupied,
+            blots,
+            made,
+            pips,
+            outside,
+            bar,
+            off: 15 - (on_board + bar),
+            on_board,
+            counts: *side,
+        }
     }
 
-    /// The summary once the side's checkers on the points of `mask` have become `now(i)` and
-    /// `bar` wait on the bar: the same as [`Summary::of`] the new side, at the
-    /// cost of the changed points only.
+    /// The summary of the side whose checkers are now `now(i)` on each slot `i` (the bar being
+    /// [`BAR`]), which differ from this summary's on the points of `mask` and the bar alone:
+    /// this summary itself when none of them changed.
     #[inline(always)]
-    fn moved(mut self, mut mask: u32, now: impl Fn(usize) -> u32, bar: u32) -> Summary {
-        self.pips -= 25 * self.bar;
-        self.outside -= self.bar;
-        while mask != 0 {
-            let i = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            let (old, n) = (self.counts[i] as u32, now(i));
-            self.counts[i] = n as u8;
-            self.pips = self.pips + n * i as u32 - old * i as u32;
-            self.on_board = self.on_board + n - old;
-            if i > 6 {
-                self.outside = self.outside + n - old;
-            }
-            let bit = 1 << i;
-            self.occupied = (self.occupied & !bit) | ((n >= 1) as u32) << i;
-            self.blots = (self.blots & !bit) | ((n == 1) as u32) << i;
-            self.made = (self.made & !bit) | ((n >= 2) as u32) << i;
+    fn moved(self, mask: u32, now: impl Fn(usize) -> u8) -> Summary {
+        if mask == 0 && now(BAR) == self.counts[BAR] {
+            // Usually the side on roll after the play, none of whose checkers was hit.
+            return self;
         }
-        self.with_bar(bar)
-    }
-
-    /// Completes the counts that depend on the bar.
-    #[inline(always)]
-    fn with_bar(mut self, bar: u32) -> Summary {
-        self.bar = bar;
-        self.counts[BAR] = bar as u8;
-        self.pips += 25 * bar;
-        self.outside += bar;
-        self.off = 15 - (self.on_board + bar);
-        self
+        Summary::of(&std::array::from_fn(now))
     }
 }
 
@@ -236,12 +219,16 @@ const ROLLS: RollLanes = {
     t
 };
 
-/// The longest run of consecutive points in `mask` (bits 1..=24).
+/// The longest run of consecutive points in `mask` (bits 1..=24), made points of one side: at
+/// most seven, as fifteen checkers make no more points than that.
+#[inline(always)]
 fn longest_run(mut mask: u32) -> u32 {
+    // A fixed number of steps rather than a loop until the mask is empty, whose exit would be
+    // mispredicted: each step shortens every run by one.
     let mut run = 0;
-    while mask != 0 {
+    for _ in 0..7 {
+        run += (mask != 0) as u32;
         mask &= mask >> 1;
-        run += 1;
     }
     run
 }
@@ -262,29 +249,6 @@ fn point_unit(n: u32, k: usize) -> f32 {
         (n.max(3) - 3) as f32 * 0.5
     }
 }
-
-/// Which of the four units of a point differ between `old` and `new` checkers there (bit `k`
-/// for unit `k`), at `[old][new]`: moving one checker changes one unit, so visiting only these
-/// spares the other three.
-static UNITS_CHANGED: [[u8; 16]; 16] = {
-    let mut table = [[0u8; 16]; 16];
-    let mut old = 0;
-    while old < 16 {
-        let mut new = 0;
-        while new < 16 {
-            let mut k = 0;
-            while k < 3 {
-                table[old][new] |= (((old > k) != (new > k)) as u8) << k;
-                k += 1;
-            }
-            let (a, b) = (if old > 3 { old } else { 3 }, if new > 3 { new } else { 3 });
-            table[old][new] |= ((a != b) as u8) << 3;
-            new += 1;
-        }
-        old += 1;
-    }
-    table
-};
 
 /// Inputs per side after the point units.
 const FEATURES: usize = SIDE_INPUTS - 96;
@@ -352,14 +316,24 @@ fn facing(side: &Summary, other: &Summary) -> [f32; 7] {
 /// must soon crack.
 #[inline(always)]
 fn free_pips(side: &Summary) -> u32 {
-    let mut home = side.made & 0x7E;
-    let mut held = 0;
-    while home != 0 {
-        held += 2 * home.trailing_zeros();
-        home &= home - 1;
-    }
-    side.pips - held
+    side.pips - HELD_PIPS[(side.made >> 1 & 0x3F) as usize] as u32
 }
+
+/// The pips of two checkers on each home point made, by the made points 1..=6 (bit `i - 1` for
+/// point `i`).
+static HELD_PIPS: [u8; 64] = {
+    let mut table = [0u8; 64];
+    let mut made = 0;
+    while made < 64 {
+        let mut i = 1;
+        while i <= 6 {
+            table[made] += ((made >> (i - 1)) & 1) as u8 * 2 * i as u8;
+            i += 1;
+        }
+        made += 1;
+    }
+    table
+};
 
 /// How far forward the side's most advanced point in the opponent's home board or on its bar
 /// point (the side's points 18..=24) is: `25 - point`, so 7 for the opponent's bar point and 1
@@ -413,12 +387,11 @@ fn break_contact(side: &Summary, other: &Summary) -> u32 {
         return 0;
     }
     let front = 25 - r;
-    let mut behind = (side.occupied | ((side.bar > 0) as u32) << BAR) & !((2u32 << front) - 1);
+    // A fixed pass over every slot, which vectorises, rather than a loop over the occupied
+    // points behind, whose length varies from one position to the next.
     let mut pips = 0;
-    while behind != 0 {
-        let i = behind.trailing_zeros();
-        behind &= behind - 1;
-        pips += side.counts[i as usize] as u32 * (i - front);
+    for i in 0..26u32 {
+        pips += side.counts[i as usize] as u32 * i.saturating_sub(front);
     }
     pips
 }
@@ -526,8 +499,8 @@ impl Reference {
         let b = position.board();
         let masks = [touched[0] & 0x1FF_FFFE, touched[1] & 0x1FF_FFFE];
         let summaries = [
-            self.summaries[0].moved(masks[0], |i| ours_at(b, i), b[BAR] as u32),
-            self.summaries[1].moved(masks[1], |i| theirs_at(b, i), (-b[0]) as u32),
+            self.summaries[0].moved(masks[0], |i| ours_at(b, i)),
+            self.summaries[1].moved(masks[1], |i| theirs_at(b, i)),
         ];
         Nearby { reference: self, masks, summaries }
     }
@@ -566,16 +539,16 @@ pub fn touched_between(before: &Position, after: &Position) -> [u32; 2] {
     [(changed & theirs).reverse_bits() >> 6, changed]
 }
 
-/// The checkers of the side on roll on its point `i`.
+/// The checkers of the side on roll on its slot `i` (as in [`sides`]).
 #[inline(always)]
-fn ours_at(board: &[i8; 26], i: usize) -> u32 {
-    board[i].max(0) as u32
+fn ours_at(board: &[i8; 26], i: usize) -> u8 {
+    board[i].max(0) as u8
 }
 
-/// The checkers of the other side on its point `i` (in its own numbering).
+/// The checkers of the other side on its slot `i` (in its own numbering, as in [`sides`]).
 #[inline(always)]
-fn theirs_at(board: &[i8; 26], i: usize) -> u32 {
-    (-board[25 - i]).max(0) as u32
+fn theirs_at(board: &[i8; 26], i: usize) -> u8 {
+    (-board[25 - i]).max(0) as u8
 }
 
 /// A position a few checkers away from a [`Reference`] (see [`Reference::nearby`]): what it
@@ -606,9 +579,9 @@ impl Nearby<'_> {
 
     /// Calls `change(i, d)`, in increasing order of `i`, for every input `i` that can differ
     /// from the reference's, `d` being the difference (`x[i] - reference.x[i]` in f32, so that
-    /// hidden sums updated by it round as they always have). Point units are visited only where
-    /// they differ; a feature that could have changed is visited with `0.0` where it did not,
-    /// and the caller skips those without a branch to mispredict.
+    /// hidden sums updated by it round as they always have). The four units of every point whose
+    /// count changed and every feature that could have changed are visited, with `0.0` where
+    /// they did not, and the caller skips those without a branch to mispredict.
     ///
     /// ```
     /// use gammon_bot::net::inputs::{encode, Reference, INPUTS};
@@ -664,12 +637,12 @@ impl Nearby<'_> {
             while mask != 0 {
                 let i = mask.trailing_zeros() as usize;
                 mask &= mask - 1;
-                let (old, new) = (before.counts[i] as u32, now.counts[i] as u32);
+                let new = now.counts[i] as u32;
+                // All four units, unchanged ones too: a loop over those that changed would run
+                // once or twice by the play, mispredicting, and the callers skip the others
+                // without a branch (their difference is zero).
                 let at = base + 4 * (i - 1);
-                let mut units = UNITS_CHANGED[old as usize & 15][new as usize & 15];
-                while units != 0 {
-                    let k = units.trailing_zeros() as usize;
-                    units &= units - 1;
+                for k in 0..4 {
                     set(at + k, point_unit(new, k));
                 }
             }
@@ -859,15 +832,15 @@ mod tests {
     }
 
     #[test]
-    fn changed_units_are_those_that_differ() {
-        for old in 0..16u32 {
-            for new in 0..16u32 {
-                let (was, is) = (point_units(old), point_units(new));
-                for k in 0..4 {
-                    assert_eq!(point_unit(new, k), is[k]);
-                    let changed = UNITS_CHANGED[old as usize][new as usize] >> k & 1 == 1;
-                    assert_eq!(changed, was[k] != is[k], "{old} -> {new}, unit {k}");
-                }
+    fn point_units_by_hand() {
+        assert_eq!(point_units(0), [0.0, 0.0, 0.0, 0.0]);
+        assert_eq!(point_units(1), [1.0, 0.0, 0.0, 0.0]);
+        assert_eq!(point_units(3), [1.0, 1.0, 1.0, 0.0]);
+        assert_eq!(point_units(8), [1.0, 1.0, 1.0, 2.5]);
+        for n in 0..16 {
+            let units = point_units(n);
+            for k in 0..4 {
+                assert_eq!(point_unit(n, k), units[k]);
             }
         }
     }
