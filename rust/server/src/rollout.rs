@@ -6,14 +6,17 @@ use crate::error::{ApiError, ApiResult, ErrorMessage};
 use crate::input::{self, PositionInput};
 use crate::probabilities::Outcome;
 use crate::state::{AppState, JsonBody};
+use crate::work::Cancel;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use gammon_backgammon::Backgammon;
+use gammon_backgammon::{Backgammon, Position};
 use gammon_bot::cube::CubeContext;
 use gammon_bot::policy::RolloutPlayer;
-use gammon_bot::rollout::{rollout_cube, rollout_cubeful, rollout_game, RolloutOptions, Start};
+use gammon_bot::rollout::{
+    rollout_cube, rollout_cubeful_with_progress, rollout_game, Progress, RolloutOptions, Start,
+};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -190,15 +193,20 @@ pub async fn post_rollout(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<RolloutRequest>,
 ) -> Response {
+    let checked = match CheckedRollout::new(&state, request) {
+        Ok(checked) => checked,
+        Err(refusal) => return refusal.into_response(),
+    };
     // Rollouts run on their own threads, as many at once as there are, so that the short queries
     // keep their threads; one more is refused at once rather than queued.
     let slot = match state.long_job_slot("rollouts") {
         Ok(slot) => slot,
         Err(busy) => return *busy,
     };
-    let answer = run(state, request).await;
+    let limit = state.config.limits.rollout_time;
+    let answer = state.rollouts.run_for(Some(limit), move |cancel| checked.run(cancel, None)).await;
     drop(slot);
-    answer.into_response()
+    answer.map(Json).into_response()
 }
 
 /// Refuses a number of trials outside 1 and the server's cap.
@@ -210,102 +218,126 @@ pub(crate) fn check_trials(state: &AppState, trials: u64) -> ApiResult<()> {
     Ok(())
 }
 
-async fn run(state: AppState, request: RolloutRequest) -> ApiResult<Json<CubefulRolloutResponse>> {
-    let read = request.position.read()?;
-    let start = read.rollout_start().map_err(input::at_position)?;
-    let (position, named) = (read.position, read.named.map(|n| n.name().to_string()));
-    check_trials(&state, request.trials)?;
-    let ply = match request.ply {
-        None => 0,
-        Some(p @ 0..=1) => p as u8,
-        Some(p) => return Err(ApiError::bad_request(format!("ply must be 0 or 1 for a rollout, got {p}"))),
-    };
-    let policy = RolloutPlayer::new(&request.policy, ply)?;
-    let fields = ContextFields {
-        cube: request.cube.as_ref(),
-        match_score: request.match_score.as_ref(),
-        money: request.money.as_ref(),
-    };
-    let given = request.cube.is_some() || request.match_score.is_some() || request.money.is_some();
-    let context: Option<CubeContext> = if given || request.cubeful || request.kind == RolloutKind::Cube {
-        Some(fields.resolve(&read)?.unwrap_or_default())
-    } else {
-        None
-    };
-    if request.kind == RolloutKind::Cube {
-        let Start::Position(_) = start else {
-            return Err(ApiError::bad_request("kind cube: nobody may double before the opening roll"));
+/// A rollout request with everything it names read and in range, ready to run: what
+/// `/v1/rollout` and `/v1/rollout/stream` share, so that a request means the same on both.
+pub(crate) struct CheckedRollout {
+    request: RolloutRequest,
+    position: Position,
+    named: Option<String>,
+    start: Start<Position>,
+    ply: u8,
+    policy: RolloutPlayer,
+    context: Option<CubeContext>,
+}
+
+impl CheckedRollout {
+    /// Reads and checks `request`: a 400 naming the field at fault, before any rollout starts.
+    pub(crate) fn new(state: &AppState, request: RolloutRequest) -> ApiResult<CheckedRollout> {
+        let read = request.position.read()?;
+        let start = read.rollout_start().map_err(input::at_position)?;
+        check_trials(state, request.trials)?;
+        let ply = match request.ply {
+            None => 0,
+            Some(p @ 0..=1) => p as u8,
+            Some(p) => {
+                return Err(ApiError::bad_request(format!("ply must be 0 or 1 for a rollout, got {p}")))
+            }
         };
-        if context.is_some_and(|c| !c.may_double()) {
-            return Err(ApiError::bad_request(
-                "kind cube: the player on roll may not double in this context",
-            ));
-        }
-    }
-    let limit = state.config.limits.rollout_time;
-    state
-        .rollouts
-        .run_for(Some(limit), move |cancel| {
-            let options = RolloutOptions {
-                trials: request.trials,
-                seed: request.seed,
-                truncate: request.truncate,
-                variance_reduction: request.variance_reduction,
-                cancel: Some(cancel.clone()),
-                ..RolloutOptions::default()
+        let policy = RolloutPlayer::new(&request.policy, ply)?;
+        let fields = ContextFields {
+            cube: request.cube.as_ref(),
+            match_score: request.match_score.as_ref(),
+            money: request.money.as_ref(),
+        };
+        let given = request.cube.is_some() || request.match_score.is_some() || request.money.is_some();
+        let context: Option<CubeContext> = if given || request.cubeful || request.kind == RolloutKind::Cube {
+            Some(fields.resolve(&read)?.unwrap_or_default())
+        } else {
+            None
+        };
+        if request.kind == RolloutKind::Cube {
+            let Start::Position(_) = start else {
+                return Err(ApiError::bad_request("kind cube: nobody may double before the opening roll"));
             };
-            let (r, cube) = match (request.kind, context) {
-                (RolloutKind::Cube, Some(ctx)) => {
-                    let Start::Position(on_roll) = start else { unreachable!("refused above") };
-                    let c = rollout_cube(&on_roll, &policy, &ctx, ply, &options, None)?;
-                    let view = CubeRolloutView {
-                        no_double: c.action.no_double,
-                        double_take: c.action.double_take,
-                        double_pass: c.action.double_pass,
-                        no_double_std_error: c.no_double_std_error,
-                        double_take_std_error: c.double_take_std_error,
-                        difference_std_error: c.difference_std_error,
-                        double: c.action.double,
-                        take: c.action.take,
-                        beaver: c.action.beaver,
-                        label: c.action.label(),
-                    };
-                    (c.result, Some(view))
-                }
-                (_, Some(ctx)) => (rollout_cubeful(start, &policy, &ctx, ply, &options)?, None),
-                (_, None) => (rollout_game(&Backgammon, start, &policy, &options, None)?, None),
-            };
-            if r.trials == 0 {
-                // The time ran out while the job waited behind others: nothing to report.
-                return Err(ApiError::new(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "the server was too busy to start the rollout in time; try again",
+            if context.is_some_and(|c| !c.may_double()) {
+                return Err(ApiError::bad_request(
+                    "kind cube: the player on roll may not double in this context",
                 ));
             }
-            let rollout = RolloutResponse {
-                position: position.id(),
-                named,
-                policy: request.policy,
-                probabilities: r.probabilities.into(),
-                equity: r.equity,
-                std_error: r.std_error,
-                std_errors: r.std_errors.into(),
-                trials: r.trials,
-                seed: r.seed,
-                seconds: r.seconds,
-                cancelled: r.cancelled,
-            };
-            Ok(Json(CubefulRolloutResponse {
-                rollout,
-                context: context.as_ref().map(ContextView::from),
-                cubeful_equity: r.cubeful_equity(),
-                cubeful_std_error: r.cubeful_std_error(),
-                mwc: r.mwc(),
-                mwc_std_error: r.mwc_std_error(),
-                cube,
-            }))
+        }
+        let (position, named) = (read.position, read.named.map(|n| n.name().to_string()));
+        Ok(CheckedRollout { request, position, named, start, ply, policy, context })
+    }
+
+    /// Runs the rollout (on the calling thread, which is one of the rollout pool's), reporting
+    /// the running result after each batch to `progress` if given, until done or `cancel` is set.
+    pub(crate) fn run(
+        self,
+        cancel: &Cancel,
+        progress: Option<Progress<'_>>,
+    ) -> ApiResult<CubefulRolloutResponse> {
+        let CheckedRollout { request, position, named, start, ply, policy, context } = self;
+        let options = RolloutOptions {
+            trials: request.trials,
+            seed: request.seed,
+            truncate: request.truncate,
+            variance_reduction: request.variance_reduction,
+            cancel: Some(cancel.clone()),
+            ..RolloutOptions::default()
+        };
+        let (r, cube) = match (request.kind, context) {
+            (RolloutKind::Cube, Some(ctx)) => {
+                let Start::Position(on_roll) = start else { unreachable!("refused when checked") };
+                let c = rollout_cube(&on_roll, &policy, &ctx, ply, &options, progress)?;
+                let view = CubeRolloutView {
+                    no_double: c.action.no_double,
+                    double_take: c.action.double_take,
+                    double_pass: c.action.double_pass,
+                    no_double_std_error: c.no_double_std_error,
+                    double_take_std_error: c.double_take_std_error,
+                    difference_std_error: c.difference_std_error,
+                    double: c.action.double,
+                    take: c.action.take,
+                    beaver: c.action.beaver,
+                    label: c.action.label(),
+                };
+                (c.result, Some(view))
+            }
+            (_, Some(ctx)) => {
+                (rollout_cubeful_with_progress(start, &policy, &ctx, ply, &options, progress)?, None)
+            }
+            (_, None) => (rollout_game(&Backgammon, start, &policy, &options, progress)?, None),
+        };
+        if r.trials == 0 {
+            // The time ran out while the job waited behind others: nothing to report.
+            return Err(ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the server was too busy to start the rollout in time; try again",
+            ));
+        }
+        let rollout = RolloutResponse {
+            position: position.id(),
+            named,
+            policy: request.policy,
+            probabilities: r.probabilities.into(),
+            equity: r.equity,
+            std_error: r.std_error,
+            std_errors: r.std_errors.into(),
+            trials: r.trials,
+            seed: r.seed,
+            seconds: r.seconds,
+            cancelled: r.cancelled,
+        };
+        Ok(CubefulRolloutResponse {
+            rollout,
+            context: context.as_ref().map(ContextView::from),
+            cubeful_equity: r.cubeful_equity(),
+            cubeful_std_error: r.cubeful_std_error(),
+            mwc: r.mwc(),
+            mwc_std_error: r.mwc_std_error(),
+            cube,
         })
-        .await
+    }
 }
 
 #[cfg(test)]

@@ -1,8 +1,9 @@
-//! `POST /v1/rollout/stream`: a cubeless rollout as `POST /v1/rollout` runs it, its progress
-//! streamed as server-sent events while it runs.
+//! `POST /v1/rollout/stream`: a rollout as `POST /v1/rollout` runs it (the same request, cubeless,
+//! cubeful or of a cube decision), its progress streamed as server-sent events while it runs.
 //!
 //! The answer is `text/event-stream`: a `progress` event after each batch of trials (the
-//! running estimates), then one `result` event (the [`RolloutResponse`]) or one `error` event
+//! running estimates), then one `result` event (the [`crate::rollout::CubefulRolloutResponse`], as `POST
+//! /v1/rollout` answers) or one `error` event
 //! (`{"message": ...}`), and the stream ends. A page reads it with `fetch()` and a streaming
 //! reader, as `EventSource` cannot send a POST body or a bearer token.
 //!
@@ -11,18 +12,15 @@
 //! the server's rollout time limit, or as soon as the client goes away (closes the connection or
 //! cancels its fetch), which sets the rollout's cancel flag at its next batch.
 
-use crate::error::{ApiResult, ErrorMessage};
-use crate::input::PositionInput;
+use crate::error::ErrorMessage;
 use crate::probabilities::Outcome;
-use crate::rollout::RolloutResponse;
+use crate::rollout::{CheckedRollout, RolloutRequest};
 use crate::state::{AppState, JsonBody};
 use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::State;
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
-use gammon_backgammon::Backgammon;
-use gammon_bot::rollout::{rollout_game, RolloutOptions};
-use gammon_bot::BuiltinPolicy;
+use gammon_bot::rollout::RolloutResult;
 use hyper::body::Frame;
 use serde::{Deserialize, Serialize};
 use std::convert::Infallible;
@@ -31,44 +29,6 @@ use std::sync::atomic::Ordering;
 use std::task::{Context, Poll};
 use tokio::sync::mpsc;
 use utoipa::ToSchema;
-
-/// A cubeless rollout to run, as `POST /v1/rollout` takes it without the cube.
-#[derive(Clone, Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct RolloutStreamRequest {
-    /// The position, seen from the player on roll, who is about to roll; `opening` rolls out
-    /// from before the opening roll, `initial` from the starting position with a player on roll.
-    pub position: PositionInput,
-    /// Games to play, at least 1 and at most the server's cap (10,000 by default). Default 1296.
-    #[serde(default = "default_trials")]
-    #[schema(default = 1296, minimum = 1)]
-    pub trials: u64,
-    /// Seed of the dice: the same seed gives the same result. Default 0.
-    #[serde(default)]
-    pub seed: u64,
-    /// Who plays both sides: `net` (the default), `net-all`, `pubeval` or `random`.
-    #[serde(default = "default_policy")]
-    #[schema(default = "net", example = "net")]
-    pub policy: String,
-    /// Stop each game after this many plies and take the evaluator's view of the rest.
-    #[serde(default)]
-    pub truncate: Option<u32>,
-    /// Subtract the luck of each roll (when the policy has an evaluator). Default true.
-    #[serde(default = "default_true")]
-    pub variance_reduction: bool,
-}
-
-fn default_trials() -> u64 {
-    1296
-}
-
-fn default_policy() -> String {
-    "net".into()
-}
-
-fn default_true() -> bool {
-    true
-}
 
 /// Progress events waiting to be sent; past this the newest are skipped, so that a client
 /// reading slowly never holds up the rollout.
@@ -89,6 +49,11 @@ pub struct RolloutProgress {
     pub probabilities: Outcome,
     /// Wall-clock time so far.
     pub seconds: f64,
+    /// Mean cubeful equity so far (for `kind: cube`, that of not doubling); null for a
+    /// cubeless rollout.
+    pub cubeful_equity: Option<f64>,
+    /// Its standard error.
+    pub cubeful_std_error: Option<f64>,
 }
 
 /// One server-sent event: `event: name` and its JSON data on one line.
@@ -118,9 +83,9 @@ impl HttpBody for Events {
     post,
     path = "/v1/rollout/stream",
     tag = "evaluation",
-    request_body = RolloutStreamRequest,
+    request_body = RolloutRequest,
     responses(
-        (status = 200, description = "`text/event-stream`: `progress` events (RolloutProgress), then one `result` (RolloutResponse) or `error` (ErrorMessage) event", content_type = "text/event-stream", body = RolloutProgress),
+        (status = 200, description = "`text/event-stream`: `progress` events (RolloutProgress), then one `result` (CubefulRolloutResponse) or `error` (ErrorMessage) event", content_type = "text/event-stream", body = RolloutProgress),
         (status = 400, description = "a field is missing, malformed or out of range", body = ErrorMessage),
         (status = 413, description = "the body is too large", body = ErrorMessage),
         (status = 415, description = "the body is not sent as application/json", body = ErrorMessage),
@@ -129,18 +94,12 @@ impl HttpBody for Events {
 )]
 pub async fn post_rollout_stream(
     State(state): State<AppState>,
-    JsonBody(request): JsonBody<RolloutStreamRequest>,
+    JsonBody(request): JsonBody<RolloutRequest>,
 ) -> Response {
+    let trials = request.trials;
     // Everything the request names is checked before the stream starts, so that a bad request
     // gets its 400 as every other endpoint gives it.
-    let checked = (|| -> ApiResult<_> {
-        let read = PositionInput::read(&request.position)?;
-        let start = read.rollout_start().map_err(crate::input::at_position)?;
-        crate::rollout::check_trials(&state, request.trials)?;
-        let policy = BuiltinPolicy::from_name(&request.policy)?;
-        Ok((read, start, policy))
-    })();
-    let (read, start, policy) = match checked {
+    let checked = match CheckedRollout::new(&state, request) {
         Ok(checked) => checked,
         Err(refusal) => return refusal.into_response(),
     };
@@ -148,7 +107,6 @@ pub async fn post_rollout_stream(
         Ok(slot) => slot,
         Err(busy) => return *busy,
     };
-    let (position, named) = (read.position, read.named.map(|n| n.name().to_string()));
     let (tx, rx) = mpsc::channel::<Bytes>(QUEUE);
     let limit = state.config.limits.rollout_time;
     let progress_tx = tx.clone();
@@ -156,22 +114,16 @@ pub async fn post_rollout_stream(
         let outcome = state
             .rollouts
             .run_for(Some(limit), move |cancel| {
-                let options = RolloutOptions {
-                    trials: request.trials,
-                    seed: request.seed,
-                    truncate: request.truncate,
-                    variance_reduction: request.variance_reduction,
-                    cancel: Some(cancel.clone()),
-                    ..RolloutOptions::default()
-                };
-                let mut report = |r: &gammon_bot::rollout::RolloutResult| {
+                let mut report = |r: &RolloutResult| {
                     let progress = RolloutProgress {
                         trials: r.trials,
-                        of: request.trials,
+                        of: trials,
                         equity: r.equity,
                         std_error: r.std_error,
                         probabilities: r.probabilities.into(),
                         seconds: r.seconds,
+                        cubeful_equity: r.cubeful_equity(),
+                        cubeful_std_error: r.cubeful_std_error(),
                     };
                     if let Err(mpsc::error::TrySendError::Closed(_)) =
                         progress_tx.try_send(event("progress", &progress))
@@ -180,20 +132,7 @@ pub async fn post_rollout_stream(
                         cancel.store(true, Ordering::Relaxed);
                     }
                 };
-                let r = rollout_game(&Backgammon, start, &policy, &options, Some(&mut report))?;
-                Ok(RolloutResponse {
-                    position: position.id(),
-                    named,
-                    policy: request.policy,
-                    probabilities: r.probabilities.into(),
-                    equity: r.equity,
-                    std_error: r.std_error,
-                    std_errors: r.std_errors.into(),
-                    trials: r.trials,
-                    seed: r.seed,
-                    seconds: r.seconds,
-                    cancelled: r.cancelled,
-                })
+                checked.run(cancel, Some(&mut report))
             })
             .await;
         drop(slot);
@@ -285,6 +224,43 @@ mod tests {
         assert_eq!(result["trials"], 200);
         assert_eq!(result["equity"], plain["equity"]);
         assert_eq!(result["probabilities"], plain["probabilities"]);
+    }
+
+    #[test]
+    fn a_cubeful_stream_takes_the_cube_fields_and_ends_with_the_plain_answer() {
+        gammon_bot::net::NeuralNet::builtin();
+        let server = Server::start("127.0.0.1", 0, Config { threads: Some(2), ..Config::default() }).unwrap();
+        let body = r#"{"position": "4HPwATDgc/ABMA", "trials": 72, "seed": 5, "truncate": 6, "match": {"away": [4, 2]}}"#;
+        let (mut reader, head) = start(server.address(), body);
+        assert!(head.starts_with("http/1.1 200"), "{head}");
+        let mut events = Vec::new();
+        while let Some(event) = next_event(&mut reader) {
+            events.push(event);
+        }
+        let (last, result) = events.pop().expect("a result");
+        assert_eq!(last, "result", "{result}");
+        assert!(!events.is_empty());
+        for (name, progress) in &events {
+            assert_eq!(name, "progress");
+            assert!(progress["cubeful_equity"].is_f64(), "{progress}");
+        }
+        let mut stream = TcpStream::connect(server.address()).unwrap();
+        let request = format!(
+            "POST /v1/rollout HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            server.address(),
+            body.len()
+        );
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        let plain: serde_json::Value =
+            serde_json::from_str(answer.split_once("\r\n\r\n").unwrap().1).unwrap();
+        assert!(result["mwc"].is_f64(), "{result}");
+        for field in ["equity", "cubeful_equity", "cubeful_std_error", "mwc", "context"] {
+            assert_eq!(result[field], plain[field], "{field}");
+        }
+        // The last progress event is the finished rollout.
+        assert_eq!(events.last().unwrap().1["cubeful_equity"], plain["cubeful_equity"]);
     }
 
     #[test]
