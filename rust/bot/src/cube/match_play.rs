@@ -18,46 +18,90 @@ use super::{outcome_shares, CubeContext, CubeOwner};
 use crate::Probabilities;
 use gammon_backgammon::met::MatchEquityTable;
 
-/// The score seen from the player on roll and the MWC of each way this game can end.
-struct Score {
-    met: &'static MatchEquityTable,
-    away: [u32; 2],
-    /// The games after this one are post-Crawford (this one is the Crawford game or later).
-    next_post_crawford: bool,
-    wins: [f64; 3],
-    losses: [f64; 3],
-}
+/// The most cube levels a model has: from a 1-cube, doubling up to the first cube that covers
+/// what the side further behind needs (32 for the 25-point table); more only for scores beyond
+/// any table, where the chain is cut at a 65,536-cube.
+const MAX_LEVELS: usize = 17;
 
-impl Score {
-    fn mwc_after(&self, we: u32, they: u32) -> f64 {
-        // The context was validated against the table, so the lookups below cannot fail; a
-        // defensive 0.5 keeps a decision well defined if that ever changes.
-        self.met.mwc(we, they, self.next_post_crawford).unwrap_or(0.5)
-    }
-
-    /// MWC after winning `k` times cube `c`.
-    fn win(&self, k: u32, c: u32) -> f64 {
-        self.mwc_after(self.away[0].saturating_sub(k * c), self.away[1])
-    }
-
-    /// MWC after losing `k` times cube `c`.
-    fn lose(&self, k: u32, c: u32) -> f64 {
-        self.mwc_after(self.away[0], self.away[1].saturating_sub(k * c))
-    }
-
-    /// Average MWC of a win and of a loss at cube `c`.
-    fn win_loss(&self, c: u32) -> (f64, f64) {
-        let avg =
-            |shares: &[f64; 3], f: &dyn Fn(u32) -> f64| (1..=3).map(|k| shares[k - 1] * f(k as u32)).sum();
-        (avg(&self.wins, &|k| self.win(k, c)), avg(&self.losses, &|k| self.lose(k, c)))
-    }
-}
-
-/// One cube level: its stake and each side's cash point (`None` when that side never cashes at
-/// this level, because it may not double or doubling gains it nothing).
+/// Every match equity table lookup a decision at one score and cube makes: the MWC of winning and
+/// of losing 1, 2 or 3 times each cube level's value. They depend on the score and the cube only,
+/// so a thread keeps the last few ([`with_lookups`]) instead of looking them up again at every
+/// decision of a rollout.
 #[derive(Clone, Copy)]
+struct Lookups {
+    /// How many cube levels there are: the first is the current cube, each next one twice the
+    /// last; the top level is dead for both sides.
+    levels: usize,
+    /// `wins[k][j]`: the MWC after winning `j + 1` times the cube of level `k`; level `levels`
+    /// is the cube above the top.
+    wins: [[f64; 3]; MAX_LEVELS + 1],
+    /// Likewise after losing.
+    losses: [[f64; 3]; MAX_LEVELS + 1],
+}
+
+/// What [`Lookups`] depend on: the score (`away`), the cube's value and the Crawford game.
+type Key = ([u32; 2], u32, bool);
+
+impl Lookups {
+    fn new(&(away, value, crawford): &Key) -> Lookups {
+        let met = MatchEquityTable::kazaross_xg2();
+        // The games after this one are post-Crawford (this one is the Crawford game or later).
+        let next_post_crawford = crawford || ((away[0] == 1) != (away[1] == 1));
+        // The context was validated against the table, so these lookups cannot fail; a
+        // defensive 0.5 keeps a decision well defined if that ever changes.
+        let mwc = |we: u32, they: u32| met.mwc(we, they, next_post_crawford).unwrap_or(0.5);
+        let mut cubes = [0; MAX_LEVELS];
+        cubes[0] = value;
+        let mut levels = 1;
+        // Level k holds cube value * 2^k, up to the first that covers both sides' needs.
+        while !crawford && cubes[levels - 1] < away[0].max(away[1]) && levels < MAX_LEVELS {
+            cubes[levels] = cubes[levels - 1] * 2;
+            levels += 1;
+        }
+        let mut wins = [[0.0; 3]; MAX_LEVELS + 1];
+        let mut losses = [[0.0; 3]; MAX_LEVELS + 1];
+        for k in 0..=levels {
+            let c = if k < levels { cubes[k] } else { cubes[levels - 1] * 2 };
+            for j in 0..3 {
+                let points = (j as u32 + 1) * c;
+                wins[k][j] = mwc(away[0].saturating_sub(points), away[1]);
+                losses[k][j] = mwc(away[0], away[1].saturating_sub(points));
+            }
+        }
+        Lookups { levels, wins, losses }
+    }
+}
+
+/// Runs `f` on the lookups of `key`, made at most once per thread for the last few keys asked
+/// for: a rollout meets a handful of scores and cubes (each seen from both sides) over and over.
+fn with_lookups<R>(key: Key, f: impl FnOnce(&Lookups) -> R) -> R {
+    /// How many keys a thread keeps: a cube-decision rollout of one score follows two lines, each
+    /// with a few cube values, each seen from both sides.
+    const KEPT: usize = 16;
+    thread_local! {
+        static CACHE: std::cell::RefCell<(usize, Vec<(Key, Lookups)>)> =
+            const { std::cell::RefCell::new((0, Vec::new())) };
+    }
+    CACHE.with_borrow_mut(|(next, cache)| {
+        if let Some((_, lookups)) = cache.iter().find(|(k, _)| *k == key) {
+            return f(lookups);
+        }
+        let lookups = Lookups::new(&key);
+        // Full: the oldest entry makes room.
+        if cache.len() < KEPT {
+            cache.push((key, lookups));
+        } else {
+            cache[*next] = (key, lookups);
+            *next = (*next + 1) % KEPT;
+        }
+        f(&lookups)
+    })
+}
+
+/// One cube level: each side's cash point (`None` when that side never cashes at this level,
+/// because it may not double or doubling gains it nothing).
+#[derive(Clone, Copy, Default)]
 struct Level {
-    cube: u32,
     ours: Option<f64>,
     theirs: Option<f64>,
 }
@@ -70,37 +114,32 @@ fn crossing(y: f64, a: (f64, f64), b: (f64, f64)) -> f64 {
     (a.0 + (b.0 - a.0) * (y - a.1) / (b.1 - a.1)).clamp(0.0, 1.0)
 }
 
-struct Model {
-    score: Score,
-    levels: Vec<Level>,
-    /// `score.win_loss` of the cube at each level and of the one above the top (level `k`
-    /// holds the lowest cube times `2^k`): the solution asks for each many times, and a rollout
-    /// decides often enough for the table lookups to show.
-    win_loss: Vec<(f64, f64)>,
+struct Model<'a> {
+    lookups: &'a Lookups,
+    levels: [Level; MAX_LEVELS],
+    /// The average MWC of a win and of a loss at each level and at the cube above the top: the
+    /// solution asks for each many times.
+    win_loss: [(f64, f64); MAX_LEVELS + 1],
 }
 
-impl Model {
-    fn build(ctx: &CubeContext, away: [u32; 2], crawford: bool, probs: &Probabilities) -> Model {
+impl<'a> Model<'a> {
+    fn build(lookups: &'a Lookups, probs: &Probabilities) -> Model<'a> {
         let (wins, losses) = outcome_shares(probs);
-        let next_post_crawford = crawford || ctx.is_post_crawford();
-        let score = Score { met: MatchEquityTable::kazaross_xg2(), away, next_post_crawford, wins, losses };
-        // Level k holds cube value * 2^k; the top level is dead for both sides.
-        let mut cubes = vec![ctx.value];
-        while !crawford && *cubes.last().unwrap() < away[0].max(away[1]) {
-            cubes.push(cubes.last().unwrap() * 2);
+        let n = lookups.levels;
+        let mut win_loss = [(0.0, 0.0); MAX_LEVELS + 1];
+        for (k, wl) in win_loss.iter_mut().enumerate().take(n + 1) {
+            let avg = |shares: &[f64; 3], mwc: &[f64; 3]| (0..3).map(|j| shares[j] * mwc[j]).sum();
+            *wl = (avg(&wins, &lookups.wins[k]), avg(&losses, &lookups.losses[k]));
         }
-        let levels = cubes.iter().map(|&cube| Level { cube, ours: None, theirs: None }).collect();
-        let top = cubes.last().unwrap() * 2;
-        let win_loss = cubes.iter().chain([&top]).map(|&cube| score.win_loss(cube)).collect();
-        let mut model = Model { score, levels, win_loss };
-        for k in (0..model.levels.len().saturating_sub(1)).rev() {
-            let c = model.levels[k].cube;
+        let mut model = Model { lookups, levels: [Level::default(); MAX_LEVELS], win_loss };
+        // Solved from the top down; the top level is dead for both sides.
+        for k in (0..n.saturating_sub(1)).rev() {
             // We cash where their take of 2c (they own it) is worth exactly our win of c.
             let (a, b) = model.anchors(k + 1, CubeOwner::Them);
-            let ours = crossing(model.score.win(1, c), a, b);
+            let ours = crossing(lookups.wins[k][0], a, b);
             // They cash where our take of 2c (we own it) is worth exactly our loss of c.
             let (a, b) = model.anchors(k + 1, CubeOwner::Us);
-            let theirs = crossing(model.score.lose(1, c), a, b);
+            let theirs = crossing(lookups.losses[k][0], a, b);
             model.levels[k].ours = (ours < 1.0).then_some(ours);
             model.levels[k].theirs = (theirs > 0.0).then_some(theirs);
         }
@@ -111,22 +150,20 @@ impl Model {
     /// the first the opponent has cashed (or we lose the game), right of the second we have
     /// cashed (or win it).
     fn anchors(&self, k: usize, owner: CubeOwner) -> ((f64, f64), (f64, f64)) {
-        let level = self.levels.get(k).copied().unwrap_or(Level {
-            cube: self.levels.last().map_or(1, |l| l.cube) * 2,
-            ours: None,
-            theirs: None,
-        });
-        let (w, l) = self.win_loss[k.min(self.levels.len())];
+        let k = k.min(self.lookups.levels);
+        // The cube above the top has no cash points (the unused entries have none either).
+        let level = self.levels.get(k).copied().unwrap_or_default();
+        let (w, l) = self.win_loss[k];
         let theirs = if owner == CubeOwner::Us { None } else { level.theirs };
         let ours = if owner == CubeOwner::Them { None } else { level.ours };
-        let left = theirs.map_or((0.0, l), |p| (p, self.score.lose(1, level.cube)));
-        let right = ours.map_or((1.0, w), |p| (p, self.score.win(1, level.cube)));
+        let left = theirs.map_or((0.0, l), |p| (p, self.lookups.losses[k][0]));
+        let right = ours.map_or((1.0, w), |p| (p, self.lookups.wins[k][0]));
         (left, right)
     }
 
     /// Cubeful MWC at level `k` with the cube held by `owner`, efficiency `x`.
     fn cubeful(&self, p: f64, k: usize, owner: CubeOwner, x: f64) -> f64 {
-        let (w, l) = self.win_loss[k.min(self.levels.len())];
+        let (w, l) = self.win_loss[k.min(self.lookups.levels)];
         let dead = p * w + (1.0 - p) * l;
         let (a, b) = self.anchors(k, owner);
         if b.0 <= a.0 {
@@ -145,14 +182,15 @@ pub fn equities(
     probs: &Probabilities,
     x: f64,
 ) -> (f64, f64, f64) {
-    let model = Model::build(ctx, away, crawford, probs);
-    let p = probs.win;
-    let no_double = model.cubeful(p, 0, ctx.owner(), x);
-    let double_take = model.cubeful(p, 1, CubeOwner::Them, x);
-    let c = ctx.value();
-    let (win, lose) = (model.score.win(1, c), model.score.lose(1, c));
-    let emg = |mwc: f64| equivalent_money(mwc, win, lose);
-    (emg(no_double), emg(double_take), emg(win))
+    with_lookups((away, ctx.value(), crawford), |lookups| {
+        let model = Model::build(lookups, probs);
+        let p = probs.win;
+        let no_double = model.cubeful(p, 0, ctx.owner(), x);
+        let double_take = model.cubeful(p, 1, CubeOwner::Them, x);
+        let (win, lose) = (lookups.wins[0][0], lookups.losses[0][0]);
+        let emg = |mwc: f64| equivalent_money(mwc, win, lose);
+        (emg(no_double), emg(double_take), emg(win))
+    })
 }
 
 /// The equivalent money equity of a finished game worth `points` times the cube (negative for
@@ -166,17 +204,28 @@ pub fn result_equity(ctx: &CubeContext, away: [u32; 2], crawford: bool, points: 
 /// The match winning chance of the player on roll after a finished game worth `points` times
 /// the cube (negative for a loss).
 pub fn result_mwc(ctx: &CubeContext, away: [u32; 2], crawford: bool, points: i8) -> f64 {
-    let next_post_crawford = crawford || ctx.is_post_crawford();
-    let none = [1.0, 0.0, 0.0];
-    let score =
-        Score { met: MatchEquityTable::kazaross_xg2(), away, next_post_crawford, wins: none, losses: none };
-    let c = ctx.value();
     let k = points.unsigned_abs() as u32;
-    if points >= 0 {
-        score.win(k, c)
-    } else {
-        score.lose(k, c)
+    if !(1..=3).contains(&k) {
+        // Not the result of a game (no score change, or more than a backgammon): looked up
+        // directly, as the table has no entry kept for it.
+        let met = MatchEquityTable::kazaross_xg2();
+        let next_post_crawford = crawford || ctx.is_post_crawford();
+        let won = k * ctx.value();
+        let (we, they) = if points >= 0 {
+            (away[0].saturating_sub(won), away[1])
+        } else {
+            (away[0], away[1].saturating_sub(won))
+        };
+        return met.mwc(we, they, next_post_crawford).unwrap_or(0.5);
     }
+    with_lookups((away, ctx.value(), crawford), |lookups| {
+        let j = k as usize - 1;
+        if points > 0 {
+            lookups.wins[0][j]
+        } else {
+            lookups.losses[0][j]
+        }
+    })
 }
 
 /// A match winning chance as a money equity: -1 at `lose` (losing the current stake), +1 at
@@ -233,4 +282,126 @@ pub fn gammon_values(away: [u32; 2], value: u32, post_crawford: bool) -> gammon_
     let (single, gammon, backgammon) = (win(1)?, win(2)?, win(3)?);
     let unit = single - single_loss;
     Ok([(gammon - single) / unit, (backgammon - single) / unit])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The model as it was before the table lookups were kept per thread: every lookup made
+    /// afresh from the table at every use, levels and averages in vectors.
+    fn looked_up_afresh(
+        ctx: &CubeContext,
+        away: [u32; 2],
+        crawford: bool,
+        probs: &Probabilities,
+        x: f64,
+    ) -> [f64; 3] {
+        let met = MatchEquityTable::kazaross_xg2();
+        let post = crawford || ctx.is_post_crawford();
+        let win = |k: u32, c: u32| met.mwc(away[0].saturating_sub(k * c), away[1], post).unwrap_or(0.5);
+        let lose = |k: u32, c: u32| met.mwc(away[0], away[1].saturating_sub(k * c), post).unwrap_or(0.5);
+        let (wins, losses) = outcome_shares(probs);
+        let win_loss = |c: u32| -> (f64, f64) {
+            let w: f64 = (1..=3).map(|k| wins[k - 1] * win(k as u32, c)).sum();
+            let l: f64 = (1..=3).map(|k| losses[k - 1] * lose(k as u32, c)).sum();
+            (w, l)
+        };
+        let mut cubes = vec![ctx.value()];
+        while !crawford && *cubes.last().unwrap() < away[0].max(away[1]) {
+            cubes.push(cubes.last().unwrap() * 2);
+        }
+        // (cube, ours, theirs) per level.
+        let mut levels: Vec<(u32, Option<f64>, Option<f64>)> =
+            cubes.iter().map(|&c| (c, None, None)).collect();
+        let anchors = |levels: &[(u32, Option<f64>, Option<f64>)], k: usize, owner: CubeOwner| {
+            let level = levels.get(k).copied().unwrap_or((levels.last().unwrap().0 * 2, None, None));
+            let (w, l) = win_loss(level.0);
+            let theirs = if owner == CubeOwner::Us { None } else { level.2 };
+            let ours = if owner == CubeOwner::Them { None } else { level.1 };
+            let left = theirs.map_or((0.0, l), |p| (p, lose(1, level.0)));
+            let right = ours.map_or((1.0, w), |p| (p, win(1, level.0)));
+            (left, right)
+        };
+        for k in (0..levels.len() - 1).rev() {
+            let c = levels[k].0;
+            let (a, b) = anchors(&levels, k + 1, CubeOwner::Them);
+            let ours = crossing(win(1, c), a, b);
+            let (a, b) = anchors(&levels, k + 1, CubeOwner::Us);
+            let theirs = crossing(lose(1, c), a, b);
+            levels[k].1 = (ours < 1.0).then_some(ours);
+            levels[k].2 = (theirs > 0.0).then_some(theirs);
+        }
+        let p = probs.win;
+        let cubeful = |k: usize, owner: CubeOwner| {
+            let cube = levels.get(k).map_or(levels.last().unwrap().0 * 2, |l| l.0);
+            let (w, l) = win_loss(cube);
+            let dead = p * w + (1.0 - p) * l;
+            let (a, b) = anchors(&levels, k, owner);
+            if b.0 <= a.0 {
+                return dead;
+            }
+            x * polyline(p, &[(0.0, l), a, b, (1.0, w)]) + (1.0 - x) * dead
+        };
+        let (w1, l1) = (win(1, ctx.value()), lose(1, ctx.value()));
+        let emg = |m: f64| equivalent_money(m, w1, l1);
+        [emg(cubeful(0, ctx.owner())), emg(cubeful(1, CubeOwner::Them)), emg(w1)]
+    }
+
+    #[test]
+    fn kept_lookups_give_the_decisions_of_looking_up_afresh_to_the_bit() {
+        // Every score of the table, several cubes and owners, the Crawford game, and chances
+        // with and without gammons: more keys than a thread keeps, so entries are replaced too.
+        let chances = [
+            Probabilities {
+                win: 0.72,
+                win_gammon: 0.21,
+                win_backgammon: 0.02,
+                lose_gammon: 0.05,
+                ..Default::default()
+            },
+            Probabilities {
+                win: 0.31,
+                win_gammon: 0.04,
+                lose_gammon: 0.18,
+                lose_backgammon: 0.01,
+                ..Default::default()
+            },
+            Probabilities { win: 0.55, ..Default::default() },
+            Probabilities { win: 0.97, win_gammon: 0.6, ..Default::default() },
+        ];
+        let mut compared = 0;
+        for a in 1..=25 {
+            for b in 1..=25 {
+                for (value, owner) in
+                    [(1, CubeOwner::Centred), (2, CubeOwner::Us), (4, CubeOwner::Them), (16, CubeOwner::Us)]
+                {
+                    for crawford in [false, true] {
+                        let Ok(ctx) = CubeContext::match_play([a, b], value, owner, crawford) else {
+                            continue;
+                        };
+                        for (probs, x) in chances.iter().zip([0.68, 0.6, 0.7, 0.68]) {
+                            let kept = equities(&ctx, [a, b], crawford, probs, x);
+                            let afresh = looked_up_afresh(&ctx, [a, b], crawford, probs, x);
+                            let bits = |v: [f64; 3]| v.map(f64::to_bits);
+                            assert_eq!(bits([kept.0, kept.1, kept.2]), bits(afresh), "{ctx:?} {probs:?}");
+                            compared += 1;
+                        }
+                        for points in -3..=3i8 {
+                            let post = crawford || ctx.is_post_crawford();
+                            let k = points.unsigned_abs() as u32 * value;
+                            let (we, they) =
+                                if points >= 0 { (a.saturating_sub(k), b) } else { (a, b.saturating_sub(k)) };
+                            let afresh = MatchEquityTable::kazaross_xg2().mwc(we, they, post).unwrap_or(0.5);
+                            assert_eq!(
+                                result_mwc(&ctx, [a, b], crawford, points).to_bits(),
+                                afresh.to_bits()
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(compared > 8000, "{compared}");
+    }
 }
