@@ -3,21 +3,29 @@
 //! A play's value at ply 0 is the net's view of the position after it. At ply `n > 0` it is the
 //! average, over the opponent's 21 rolls, of the value of the opponent's best reply, that reply
 //! chosen by the net at ply 0 and then valued at ply `n - 1` (choosing inner replies at ply 0
-//! keeps a 2-ply decision to tens of thousands of evaluations). Move filters decide which plays
-//! are looked at more deeply: the best [`Bot::filter`] plays at ply 0 are judged at ply 1, and
-//! at 2-ply the best [`Bot::deep_filter`] of those (4) that are within [`Bot::deep_margin`]
-//! (0.08) of the best at ply 1 go on to ply 2. A play keeps the value of the deepest ply it
-//! reached, and plays judged deeper rank above the others. Measured on 400 positions, these 2-ply
-//! filters pick the same play as sending all eight plays to ply 2 in 99% of decisions, for a
-//! mean loss of 0.00002 (by that search's own values), in about a third of its time.
+//! keeps a 2-ply decision to tens of thousands of evaluations). As GNU Backgammon prunes its
+//! search, a reply is chosen among only the [`REPLY_SCREEN`] (8) candidates of its roll that the
+//! small screen net ([`crate::net::screen`]) ranks highest, and any tied with the last of them:
+//! the full nets judge those alone ([`Bot::with_reply_screen`]; 0 judges every candidate). Move
+//! filters decide which plays are looked at more deeply: the best [`Bot::filter`] plays at ply 0
+//! (all judged by the full nets) are judged at ply 1, and at 2-ply the best [`Bot::deep_filter`]
+//! of those (4) that are within [`Bot::deep_margin`] (0.08) of the best at ply 1 go on to ply 2.
+//! A play keeps the value of the deepest ply it reached, and plays judged deeper rank above the
+//! others. Measured on 400 positions, these 2-ply filters pick the same play as sending all eight
+//! plays to ply 2 in 99% of decisions, for a mean loss of 0.00002 (by that search's own values),
+//! in about a third of its time.
 //!
-//! The work is cut without changing a value: the replies are chosen among the resulting
-//! positions of the positions-only generator, each distinct result judged once per position;
-//! the replies found at ply 1 are reused at ply 2; and values at ply 1 and 2 found with the
-//! shipped nets are remembered per thread, for the positions that recur between searches (in an
-//! analysis, the cube decision before a roll is the value the previous play was judged at).
+//! The rest of the work is cut without changing a value: the replies are chosen among the
+//! resulting positions of the positions-only generator, each distinct result judged once per
+//! position (the screen scores a resulting position to the same bit as the play that leads
+//! there, and a cut between equal scores keeps them all, so the choice does not depend on the
+//! order of the candidates); the replies found at ply 1 are reused at ply 2; and values at ply 1
+//! and 2 found with the shipped nets are remembered per thread, for the positions that recur
+//! between searches (in an analysis, the cube decision before a roll is the value the previous
+//! play was judged at), by position, ply and screen width.
 
 use super::cube::{CubeAction, CubeContext};
+use super::net::screen::Screen;
 use super::net::{position_hash, Judged, NeuralNet};
 use super::{Evaluator, Policy, Probabilities};
 use gammon_backgammon::board::Position;
@@ -28,6 +36,10 @@ use gammon_core::error::{Error, Result};
 
 /// The deepest search offered.
 pub const MAX_PLY: u8 = 2;
+
+/// How many candidates of a roll the full nets judge, by default, when the search chooses a
+/// reply ([`Bot::with_reply_screen`]): the screen's best 8, as the rollouts' net policy does.
+pub const REPLY_SCREEN: usize = 8;
 
 /// A play with its value for the player who makes it and the ply it was judged at.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -62,6 +74,7 @@ pub struct Bot<'a> {
     filter: usize,
     deep_filter: usize,
     deep_margin: f64,
+    reply_screen: usize,
 }
 
 impl Bot<'static> {
@@ -77,7 +90,15 @@ impl<'a> Bot<'a> {
         if ply > MAX_PLY {
             return Err(Error::InvalidArgument(format!("ply must be 0, 1 or 2, got {ply}")));
         }
-        Ok(Bot { net, shipped: net.shipped(), ply, filter: 8, deep_filter: 4, deep_margin: 0.08 })
+        Ok(Bot {
+            net,
+            shipped: net.shipped(),
+            ply,
+            filter: 8,
+            deep_filter: 4,
+            deep_margin: 0.08,
+            reply_screen: REPLY_SCREEN,
+        })
     }
 
     /// The same bot keeping the best `filter` plays (at least 1) at ply 0 for deeper search.
@@ -102,6 +123,20 @@ impl<'a> Bot<'a> {
     pub fn with_deep_margin(mut self, margin: f64) -> Bot<'a> {
         self.deep_margin = margin;
         self
+    }
+
+    /// The same bot choosing each reply inside the search among the `keep` candidates of its
+    /// roll that the screen ranks highest (and any tied with the last of them), or among all
+    /// candidates for `keep` 0.
+    pub fn with_reply_screen(mut self, keep: usize) -> Bot<'a> {
+        self.reply_screen = keep;
+        self
+    }
+
+    /// How many candidates of each roll, at most (barring ties), the full nets judge for a
+    /// reply inside the search; 0 for all of them.
+    pub fn reply_screen(&self) -> usize {
+        self.reply_screen
     }
 
     /// How many plays are searched beyond ply 0.
@@ -300,27 +335,54 @@ impl<'a> Bot<'a> {
     }
 
     /// The best reply of each roll from `position` (game not over) at ply 0, and their average:
-    /// the position's value at ply 1.
+    /// the position's value at ply 1. Each roll's reply is the best, by the full nets, of the
+    /// candidates the screen keeps ([`Bot::reply_screen`]).
     fn replies(&self, position: &Position) -> Replies {
+        /// Scratch space: the roll's resulting positions, the plays (when a tie needs their
+        /// order), the values judged from this position, the screen's scores (twice: in the
+        /// positions' order and reordered) and the kept positions.
+        type Scratch = (Vec<Position>, Vec<Play>, Judged, Vec<f32>, Vec<f32>, Vec<Position>);
         thread_local! {
-            static SCRATCH: std::cell::RefCell<(Vec<Position>, Vec<Play>, Judged)> =
-                std::cell::RefCell::new((Vec::new(), Vec::new(), Judged::default()));
+            static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Default::default());
         }
-        SCRATCH.with_borrow_mut(|(positions, plays, judged)| {
+        SCRATCH.with_borrow_mut(|(positions, plays, judged, scores, order, kept)| {
             let mut best = [(*position, Probabilities::default()); 21];
             // Every roll's candidates are judged from one preparation of the position, each
             // distinct result once.
             let mut prepared = self.net.prepare(position);
+            let look = (self.reply_screen > 0).then(|| Screen::builtin().look(position));
             judged.clear();
             for (b, dice) in best.iter_mut().zip(ALL_ROLLS) {
                 // Only the resulting positions are needed, which the positions-only generator
-                // gives faster than whole plays; on a tie for the best, the plays' order says
-                // which is kept, as `best_of` keeps it.
+                // gives faster than whole plays.
                 legal_positions_into(position, dice, positions);
+                let threshold = match &look {
+                    Some(look) if positions.len() > self.reply_screen => {
+                        scores.clear();
+                        scores.extend(positions.iter().map(|q| look.score_position(q)));
+                        kept.clear();
+                        let threshold = kth_highest(scores, self.reply_screen, order);
+                        kept.extend(
+                            positions
+                                .iter()
+                                .zip(scores.iter())
+                                .filter(|(_, &s)| s >= threshold)
+                                .map(|(q, _)| *q),
+                        );
+                        std::mem::swap(positions, kept);
+                        Some(threshold)
+                    }
+                    _ => None,
+                };
+                // On a tie for the best, the plays' order says which is kept, as `best_of`
+                // keeps it.
                 *b = match prepared.best_of_new_positions(positions, judged) {
                     Some((k, v)) => (positions[k], v),
                     None => {
                         legal_plays_into(position, dice, plays);
+                        if let (Some(look), Some(threshold)) = (&look, threshold) {
+                            plays.retain(|play| look.score(play) >= threshold);
+                        }
                         let (k, v) = prepared.best_of(plays);
                         (plays[k].position, v)
                     }
@@ -362,13 +424,19 @@ impl<'a> Bot<'a> {
         if self.shipped == 0 {
             return None;
         }
-        MEMO.with_borrow(|m| m.get(self.shipped, position, ply))
+        MEMO.with_borrow(|m| m.get(self.memo_key(), position, ply))
     }
 
     fn memo_put(&self, position: &Position, ply: u8, value: Probabilities) {
         if self.shipped != 0 {
-            MEMO.with_borrow_mut(|m| m.put(self.shipped, position, ply, value));
+            MEMO.with_borrow_mut(|m| m.put(self.memo_key(), position, ply, value));
         }
+    }
+
+    /// What besides the position and the ply a remembered value depends on: the nets and the
+    /// reply screen's width.
+    fn memo_key(&self) -> u32 {
+        self.shipped as u32 | (self.reply_screen.min(0xFF_FFFF) as u32) << 8
     }
 
     /// The value of `position` for the player on roll at the bot's ply (the result itself if
@@ -416,7 +484,7 @@ struct Memo {
 #[derive(Clone, Copy)]
 struct Slot {
     position: Position,
-    shipped: u8,
+    key: u32,
     ply: u8,
     value: Probabilities,
 }
@@ -430,21 +498,21 @@ thread_local! {
 }
 
 impl Memo {
-    fn index(shipped: u8, position: &Position, ply: u8) -> usize {
-        (position_hash(position, (shipped as u32) << 8 | ply as u32) >> 40) as usize & (MEMO_SLOTS - 1)
+    fn index(key: u32, position: &Position, ply: u8) -> usize {
+        (position_hash(position, key.wrapping_mul(0x9E37_79B9) ^ ply as u32) >> 40) as usize
+            & (MEMO_SLOTS - 1)
     }
 
-    fn get(&self, shipped: u8, position: &Position, ply: u8) -> Option<Probabilities> {
-        let slot = self.slots.get(Memo::index(shipped, position, ply))?.as_ref()?;
-        (slot.position == *position && slot.ply == ply && slot.shipped == shipped).then_some(slot.value)
+    fn get(&self, key: u32, position: &Position, ply: u8) -> Option<Probabilities> {
+        let slot = self.slots.get(Memo::index(key, position, ply))?.as_ref()?;
+        (slot.position == *position && slot.ply == ply && slot.key == key).then_some(slot.value)
     }
 
-    fn put(&mut self, shipped: u8, position: &Position, ply: u8, value: Probabilities) {
+    fn put(&mut self, key: u32, position: &Position, ply: u8, value: Probabilities) {
         if self.slots.is_empty() {
             self.slots = vec![None; MEMO_SLOTS];
         }
-        self.slots[Memo::index(shipped, position, ply)] =
-            Some(Slot { position: *position, shipped, ply, value });
+        self.slots[Memo::index(key, position, ply)] = Some(Slot { position: *position, key, ply, value });
     }
 }
 
@@ -454,6 +522,13 @@ fn game_running(position: &Position) -> Result<()> {
         Some(_) => Err(Error::IllegalAction("the game is over: a side has borne off every checker".into())),
         None => Ok(()),
     }
+}
+
+/// The `k`-th highest of `scores` (`k` at least 1, at most their number), `order` scratch space.
+fn kth_highest(scores: &[f32], k: usize, order: &mut Vec<f32>) -> f32 {
+    order.clear();
+    order.extend_from_slice(scores);
+    *order.select_nth_unstable_by(k - 1, |a, b| b.total_cmp(a)).1
 }
 
 /// Indices of `values` by decreasing equity, stable.
@@ -562,6 +637,57 @@ mod tests {
         // Without the second filter's limits every play judged at ply 1 goes on to ply 2.
         let wide = bot.with_deep_filter(5).with_deep_margin(f64::INFINITY);
         assert_eq!(wide.rank_plays(&p, dice, None).unwrap().iter().filter(|r| r.ply == 2).count(), 5);
+    }
+
+    #[test]
+    fn screened_replies_are_the_best_of_the_screens_plays() {
+        // The search chooses replies among resulting positions, screened by their scores; the
+        // same choice made from the full plays, scored by the screen as plays, must agree to the
+        // bit, ties at the screen's cut included. Games of the 1-ply bot, both nets.
+        for net in [NeuralNet::builtin(), NeuralNet::fast()] {
+            for keep in [0, 1, 3, REPLY_SCREEN] {
+                let bot = Bot::with_net(net, 1).unwrap().with_reply_screen(keep);
+                let mut stream = DiceStream::new(7 + keep as u64, 0);
+                let mut p = Position::initial();
+                let mut screened = 0;
+                for _ in 0..40 {
+                    let replies = bot.replies(&p);
+                    let look = Screen::builtin().look(&p);
+                    for (reply, dice) in replies.best.iter().zip(ALL_ROLLS) {
+                        let mut plays = p.legal_plays(dice);
+                        if keep > 0 && plays.len() > keep {
+                            let mut scores: Vec<f32> = plays.iter().map(|q| look.score(q)).collect();
+                            scores.sort_by(|a, b| b.total_cmp(a));
+                            plays.retain(|q| look.score(q) >= scores[keep - 1]);
+                            assert!(plays.len() >= keep);
+                            screened += 1;
+                        }
+                        let (k, v) = net.best_of(&p, &plays);
+                        assert_eq!(*reply, (plays[k].position, v), "{p:?} {}", dice.to_text());
+                    }
+                    assert_eq!(replies.value, average(replies.best.iter().map(|b| b.1)));
+                    let plays = p.legal_plays(stream.roll());
+                    let next = Backgammon.after(&plays[bot.best_index(&p, &plays)]);
+                    p = if Backgammon.result(&next).is_some() { Position::initial() } else { next };
+                }
+                assert_eq!(screened > 0, keep > 0);
+            }
+        }
+    }
+
+    #[test]
+    fn the_reply_screen_is_part_of_a_remembered_value() {
+        // The memo must not hand a value found with one width of the screen to a bot with
+        // another: each must get what a fresh search of its own finds.
+        let p = pos!(1 => 2, 6 => 3, 8 => 3, 13 => 5, 24 => 2, 19 => -5, 17 => -3, 12 => -5, 2 => -2);
+        let wide = Bot::new(1).unwrap().with_reply_screen(0);
+        let narrow = Bot::new(1).unwrap().with_reply_screen(1);
+        let (w, n) = (wide.evaluate(&p), narrow.evaluate(&p));
+        assert_ne!(w, n);
+        assert_eq!(wide.evaluate(&p), w);
+        assert_eq!(narrow.evaluate(&p), n);
+        assert_eq!(wide.replies(&p).value, w);
+        assert_eq!(narrow.replies(&p).value, n);
     }
 
     #[test]

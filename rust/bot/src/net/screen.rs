@@ -275,6 +275,30 @@ impl Look<'_> {
         self.screen.score_from_sums(&self.sums_after(play))
     }
 
+    /// [`Look::score`] of the play that leads to `after` (a position a play from the looked-at
+    /// position leads to, still seen from the mover, as
+    /// [`legal_positions_into`](gammon_backgammon::legal_positions_into) gives it): the same
+    /// score to the bit, since both swap the rows of the slots that differ, in slot order.
+    #[inline]
+    pub fn score_position(&self, after: &Position) -> f32 {
+        let b = after.board();
+        let mut sums = self.sums;
+        let mut now = [0u8; SLOTS];
+        for i in 1..=24 {
+            now[i - 1] = (b[i] + 15) as u8;
+        }
+        now[24] = b[BAR] as u8;
+        now[25] = (-b[OPPONENT_BAR]) as u8;
+        now[26] = after.off().0;
+        // The opponent's tray (slot 27) never changes in a play.
+        for (k, (&old, &new)) in self.slots.iter().zip(&now).enumerate().take(27) {
+            if old != new {
+                swap_row(&mut sums, self.screen.row(k, old), self.screen.row(k, new));
+            }
+        }
+        self.screen.score_from_sums(&sums)
+    }
+
     /// The hidden activations of the position after `play`.
     fn hidden(&self, play: &Play) -> [f32; HIDDEN] {
         self.sums_after(play).map(activation)
@@ -361,6 +385,26 @@ mod tests {
             p = plays[plays.len() / 2].position.swapped();
             if gammon_backgammon::Backgammon.result(&p).is_some() {
                 break;
+            }
+        }
+    }
+
+    #[test]
+    fn a_positions_score_is_its_plays_to_the_bit() {
+        let screen = Screen::builtin();
+        let mut p = Position::initial();
+        let mut stream = gammon_backgammon::DiceStream::new(11, 0);
+        for _ in 0..60 {
+            let look = screen.look(&p);
+            for roll in gammon_backgammon::ALL_ROLLS {
+                for play in legal_plays(&p, roll) {
+                    assert_eq!(look.score(&play).to_bits(), look.score_position(&play.position).to_bits());
+                }
+            }
+            let plays = legal_plays(&p, stream.roll());
+            p = plays[plays.len() / 3].position.swapped();
+            if gammon_backgammon::Backgammon.result(&p).is_some() {
+                p = Position::initial();
             }
         }
     }

@@ -7,7 +7,9 @@
 //! ```
 //!
 //! OPPONENT is `pubeval` (default), `random`, `net` (the shipped bot at ply 0), `screened` (the
-//! rollouts' net policy, which judges only the plays its screen ranks highest) or `timing`;
+//! rollouts' net policy, which judges only the plays its screen ranks highest), `all-replies`
+//! (the bot at PLY judging every reply inside its search, where the bot judges the screen's
+//! best [`REPLY_SCREEN`](gammon_bot::search::REPLY_SCREEN)) or `timing`;
 //! PAIRS defaults to 10,000 (20,000 games), SEED to 2024; PLY is the bot's search depth
 //! (default 0); NET, a weights file written by the training programs, plays instead of the
 //! shipped weights (so `net PAIRS SEED 0 NET` is a head-to-head against them, and
@@ -36,6 +38,9 @@ enum Opponent {
     Net,
     /// The rollouts' net policy, judging only the plays its screen ranks highest.
     Screened,
+    /// The same bot at the same ply, except that inside its search the full nets judge every
+    /// reply rather than the few the screen ranks highest.
+    AllReplies,
     /// No duel: the mean time of a 0-ply decision of the bot's net.
     Timing,
 }
@@ -112,6 +117,7 @@ fn main() {
         Opponent::Random => backgammon_duel(&bot, &RandomPolicy, pairs, seed),
         Opponent::Net => backgammon_duel(&bot, &Bot::new(0).expect("ply 0"), pairs, seed),
         Opponent::Screened => backgammon_duel(&bot, &BuiltinPolicy::Net, pairs, seed),
+        Opponent::AllReplies => backgammon_duel(&bot, &bot.with_reply_screen(0), pairs, seed),
     };
     let opponent = o.opponent.to_possible_value().expect("every opponent has a name");
     println!(
