@@ -142,6 +142,37 @@ mod tests {
     }
 
     #[test]
+    fn the_luck_depends_on_the_position_and_the_roll_alone() {
+        // In a game the net derives a position's inputs from the play the policy just chose
+        // (`prepare_again`); asked out of order it derives them afresh. Both give the same
+        // values to the bit, which is what keeps a rollout the same whatever its threads and
+        // its first trial.
+        let (net, screen) = (NeuralNet::fast(), Screen::builtin());
+        let mut stream = DiceStream::new(5, 0);
+        let mut p = Position::initial();
+        let (mut plays, mut best) = (vec![], [0; 21]);
+        let bits = |out: &[Probabilities; 21]| out.map(|v| v.to_array().map(f64::to_bits));
+        let mut in_game = vec![];
+        for _ in 0..150 {
+            let mut out = [Probabilities::default(); 21];
+            roll_values(net, screen, KEEP, &p, &mut plays, &mut out, &mut best);
+            in_game.push((p, bits(&out), best));
+            let all = legal_plays(&p, stream.roll());
+            p = all[net.best_of_screened(screen, KEEP, &p, &all).0].position.swapped();
+            if Backgammon.result(&p).is_some() {
+                p = Position::initial();
+            }
+        }
+        let contact = in_game.iter().filter(|(p, ..)| Class::of(p) == Class::Contact).count();
+        assert!(contact > 50 && contact < in_game.len(), "{contact}");
+        for (p, want, want_best) in in_game.iter().rev() {
+            let mut out = [Probabilities::default(); 21];
+            roll_values(net, screen, KEEP, p, &mut plays, &mut out, &mut best);
+            assert_eq!((&bits(&out), &best), (want, want_best), "{}", p.id());
+        }
+    }
+
+    #[test]
     fn reduced_and_plain_rollouts_agree() {
         // Truncated after 8 plies to keep the test short: both estimate the same expectation,
         // the net's value of the position reached, so they agree within their errors, the
