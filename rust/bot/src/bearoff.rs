@@ -11,9 +11,15 @@
 //! target without looking at the other's position, the usual one-sided approximation (exact for
 //! the win probability whenever each side simply races, which is nearly always the best play).
 //! Backgammons cannot happen in such positions.
+//!
+//! Where neither side has more than six checkers left, [`probabilities`] answers instead from
+//! the exact [`two_sided`] database (both sides playing each roll to win), which also holds the
+//! cubeful money equities behind the bot's cube decisions there.
 
 // Loops run over point numbers, which index several arrays at once.
 #![allow(clippy::needless_range_loop)]
+
+pub mod two_sided;
 
 use super::Probabilities;
 use gammon_backgammon::board::{Position, BAR};
@@ -246,10 +252,15 @@ fn build() -> Database {
     Database { off: t.off, first: t.first }
 }
 
-/// The database, built on first use (about half a second on two cores in a release build).
+/// The database, built on first use (about half a second on two cores in a release build),
+/// together with the [`two_sided`] one, since [`probabilities`] needs both: a program that calls
+/// this before its clock starts (a server warming up) has both ready.
 pub fn database() -> &'static Database {
     static DB: OnceLock<Database> = OnceLock::new();
-    DB.get_or_init(build)
+    DB.get_or_init(|| {
+        two_sided::database();
+        build()
+    })
 }
 
 impl Database {
@@ -293,9 +304,21 @@ pub fn home_boards(position: &Position) -> Option<([u8; POINTS], [u8; POINTS])> 
     Some((ours, theirs))
 }
 
-/// The exact (one-sided) probabilities of a position where both sides have every checker home,
-/// or `None` for any other position. See the module documentation.
+/// The probabilities of a position where both sides have every checker home, or `None` for any
+/// other position: exact from the [`two_sided`] database where neither side has more than six
+/// checkers left, otherwise from this one-sided database (see the module documentation).
 pub fn probabilities(position: &Position) -> Option<Probabilities> {
+    let (ours, theirs) = home_boards(position)?;
+    if let (Some(us), Some(them)) = (two_sided::board_index(&ours), two_sided::board_index(&theirs)) {
+        let win = two_sided::database().entry(us, them).win;
+        return Some(Probabilities { win, ..Default::default() });
+    }
+    one_sided_probabilities(position)
+}
+
+/// The probabilities of a position where both sides have every checker home from this one-sided
+/// database alone, even where the [`two_sided`] one is exact; `None` for any other position.
+pub fn one_sided_probabilities(position: &Position) -> Option<Probabilities> {
     let (ours, theirs) = home_boards(position)?;
     let db = database();
     let us = Database::dist(&db.off, &ours);

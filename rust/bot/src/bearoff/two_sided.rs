@@ -1,0 +1,304 @@
+//! Exact two-sided bear-off: every pair of home boards with at most six checkers a side (924
+//! boards a side, 853,776 pairs), with the cubeless chance of winning and the cubeful money
+//! equities of the three cube states, built by the engine on first use.
+//!
+//! A side's board is its checkers on its six home points, the rest borne off. A pair is the
+//! board of the side on roll (the mover) and the opponent's. Each pair holds, for the mover,
+//! before the roll:
+//! - the chance of winning when both sides play every roll to win (no gammons are possible: each
+//!   side has at least nine checkers off);
+//! - the cubeful money equity of not doubling, per unit of the cube, with the cube centred, owned
+//!   by the mover, and owned by the opponent, every later cube decision of either side taken
+//!   optimally and each roll played to maximise that equity.
+//!
+//! The tables are filled by dynamic programming in increasing order of the two sides' total
+//! pips: every roll of a board in its home moves at least one checker, so each pair depends only
+//! on pairs with fewer pips. A roll's plays come from the engine's own move generator
+//! ([`legal_positions`]), so the bear-off rules are the engine's. The mover's value of a play is
+//! minus the opponent's value of the pair it leaves, seen from the opponent, who is then on roll:
+//! - win: `1 - win(opponent, after)`, or 1 when the play bore the last checker off;
+//! - no double, cube centred: `-E_centred(opponent, after)`; owned by the mover:
+//!   `-E_theirs(opponent, after)` (the opponent sees a cube it does not own); owned by the
+//!   opponent: `-E_owned(opponent, after)`;
+//!
+//! where a side's equity before its roll is the better of not doubling and doubling, the opponent
+//! answering with the lesser of taking (twice the equity with the cube owned by the opponent) and
+//! passing (+1): `E_centred = max(ND_centred, min(1, 2 ND_theirs))`, `E_owned = max(ND_owned,
+//! min(1, 2 ND_theirs))`, `E_theirs = ND_theirs`. The cube is taken as unlimited and the Jacoby
+//! rule does not matter (no gammons); beavers are not considered.
+//!
+//! Values are kept as `f32`: four for each of the 853,776 pairs, 13.7 MB. The build takes about a second on
+//! two cores in a release build (see `docs/bearoff.md`).
+
+use super::ways;
+use crate::Probabilities;
+use gammon_backgammon::board::{Position, BAR};
+use gammon_backgammon::{legal_positions_into, ALL_ROLLS};
+use std::sync::OnceLock;
+
+/// Home points.
+const POINTS: usize = 6;
+/// Most checkers a side may have on its home board for the pair to be in the database.
+pub const CHECKERS: usize = 6;
+/// Boards of one side: at most six checkers on six points, `C(12, 6)`.
+pub const BOARDS: usize = 924;
+/// Pairs in the database.
+pub const PAIRS: usize = BOARDS * BOARDS;
+
+/// `SKIP[k][left][v]`: how many indices the boards with fewer than `v` checkers on a point take,
+/// when `left` checkers remain for it and the `k` points after it.
+const SKIP: [[[u16; CHECKERS + 1]; CHECKERS + 1]; POINTS] = {
+    let mut t = [[[0u16; CHECKERS + 1]; CHECKERS + 1]; POINTS];
+    let mut k = 0;
+    while k < POINTS {
+        let mut left = 0;
+        while left <= CHECKERS {
+            let mut v = 1;
+            while v <= left {
+                t[k][left][v] = t[k][left][v - 1] + ways(k, left - (v - 1)) as u16;
+                v += 1;
+            }
+            left += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// The index of a board: its checkers `c[0..6]` on points 1..6, at most six in all, in
+/// lexicographic order of the counts (the empty board is 0). `None` for more than six checkers.
+pub fn board_index(c: &[u8; POINTS]) -> Option<usize> {
+    let mut idx = 0;
+    let mut left = CHECKERS;
+    for p in 0..POINTS {
+        let v = c[p] as usize;
+        if v > left {
+            return None;
+        }
+        idx += SKIP[POINTS - 1 - p][left][v] as usize;
+        left -= v;
+    }
+    Some(idx)
+}
+
+/// The checkers on points 1..6 of board `idx`.
+pub fn board(mut idx: usize) -> [u8; POINTS] {
+    let mut c = [0u8; POINTS];
+    let mut left = CHECKERS;
+    for p in 0..POINTS {
+        let k = POINTS - 1 - p;
+        let mut v = 0;
+        while idx >= ways(k, left - v) {
+            idx -= ways(k, left - v);
+            v += 1;
+        }
+        c[p] = v as u8;
+        left -= v;
+    }
+    c
+}
+
+fn pips(c: &[u8; POINTS]) -> usize {
+    c.iter().enumerate().map(|(p, &n)| (p + 1) * n as usize).sum()
+}
+
+/// What the database holds for the player on roll of a pair: the cubeless chance of winning and
+/// the three no-double cubeful money equities, per unit of the cube.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Entry {
+    /// The chance of winning, both sides playing to win.
+    pub win: f64,
+    /// Equity of not doubling now, the cube centred.
+    pub centred: f64,
+    /// Equity of not doubling now, the cube owned by the player on roll.
+    pub owned: f64,
+    /// Equity with the cube owned by the opponent (the player on roll cannot double).
+    pub theirs: f64,
+}
+
+impl Entry {
+    /// The equity of doubling when the opponent takes: twice the equity with the cube owned by
+    /// the opponent, per unit of the cube before the double.
+    pub fn double_take(&self) -> f64 {
+        2.0 * self.theirs
+    }
+
+    /// The equity before the roll with the cube centred, the player on roll doubling when that
+    /// is better and the opponent taking or passing, whichever is better for it.
+    pub fn best_centred(&self) -> f64 {
+        self.centred.max(self.double_take().min(1.0))
+    }
+
+    /// As [`Entry::best_centred`] with the cube owned by the player on roll.
+    pub fn best_owned(&self) -> f64 {
+        self.owned.max(self.double_take().min(1.0))
+    }
+}
+
+/// The values of each pair, indexed by `mover * BOARDS + opponent`: `[win, centred, owned,
+/// theirs]` as in [`Entry`], together so that a lookup reads one cache line.
+pub struct Database {
+    values: Vec<[f32; 4]>,
+}
+
+impl Database {
+    /// The entry of the pair of boards `mover` (on roll) and `opponent`, by their indices
+    /// (below [`BOARDS`]).
+    pub fn entry(&self, mover: usize, opponent: usize) -> Entry {
+        let [win, centred, owned, theirs] = self.values[mover * BOARDS + opponent];
+        Entry { win: win as f64, centred: centred as f64, owned: owned as f64, theirs: theirs as f64 }
+    }
+}
+
+/// For each board and each of the 21 rolls (in [`ALL_ROLLS`] order), the distinct boards its
+/// legal plays leave, found by the engine's move generator: `boards[starts[b * 21 + r]..starts[b
+/// * 21 + r + 1]]`.
+struct Successors {
+    starts: Vec<u32>,
+    boards: Vec<u16>,
+}
+
+fn successors() -> Successors {
+    let mut starts = Vec::with_capacity(BOARDS * 21 + 1);
+    let mut boards = Vec::new();
+    let mut out = Vec::new();
+    starts.push(0);
+    for b in 0..BOARDS {
+        let c = board(b);
+        // The opponent's checkers, all in its own home board, can neither block nor be hit, so
+        // one checker on its one-point stands for every opponent board.
+        let mut cells = [0i8; 26];
+        for p in 0..POINTS {
+            cells[p + 1] = c[p] as i8;
+        }
+        cells[24] = -1;
+        let position = Position::from_board(cells).expect("a bear-off board is a legal position");
+        for dice in ALL_ROLLS {
+            if b != 0 {
+                legal_positions_into(&position, dice, &mut out);
+                let first = boards.len();
+                for after in &out {
+                    let a = after.board();
+                    debug_assert!(a[BAR] == 0 && a[7..=23].iter().all(|&n| n == 0));
+                    let mut home = [0u8; POINTS];
+                    for p in 0..POINTS {
+                        home[p] = a[p + 1] as u8;
+                    }
+                    let idx = board_index(&home).expect("a play never adds checkers") as u16;
+                    if !boards[first..].contains(&idx) {
+                        boards.push(idx);
+                    }
+                }
+            }
+            starts.push(boards.len() as u32);
+        }
+    }
+    Successors { starts, boards }
+}
+
+/// The values of the pair (`mover`, `opponent`), both boards holding checkers, from the pairs
+/// its plays leave, all complete in `t` (they have fewer total pips).
+fn compute(t: &[[f32; 4]], s: &Successors, mover: usize, opponent: usize) -> [f32; 4] {
+    let (mut win, mut centred, mut owned, mut theirs) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
+    for (r, dice) in ALL_ROLLS.iter().enumerate() {
+        let w = dice.weight() as f64 / 36.0;
+        let k = mover * 21 + r;
+        let after = &s.boards[s.starts[k] as usize..s.starts[k + 1] as usize];
+        let (mut bw, mut bc, mut bo, mut bt) = (-2.0f64, -2.0f64, -2.0f64, -2.0f64);
+        for &a in after {
+            let (vw, vc, vo, vt) = if a == 0 {
+                (1.0, 1.0, 1.0, 1.0)
+            } else {
+                // The opponent is on roll at the pair it is left with.
+                let [win, centred, owned, theirs] = t[opponent * BOARDS + a as usize];
+                let their_take = (2.0 * theirs as f64).min(1.0);
+                (
+                    1.0 - win as f64,
+                    -(centred as f64).max(their_take),
+                    -(theirs as f64),
+                    -(owned as f64).max(their_take),
+                )
+            };
+            bw = bw.max(vw);
+            bc = bc.max(vc);
+            bo = bo.max(vo);
+            bt = bt.max(vt);
+        }
+        win += w * bw;
+        centred += w * bc;
+        owned += w * bo;
+        theirs += w * bt;
+    }
+    [win as f32, centred as f32, owned as f32, theirs as f32]
+}
+
+fn build() -> Database {
+    let s = successors();
+    let board_pips: Vec<usize> = (0..BOARDS).map(|b| pips(&board(b))).collect();
+    let mut order: Vec<(usize, usize, usize)> = (1..BOARDS)
+        .flat_map(|m| (1..BOARDS).map(move |o| (m, o)))
+        .map(|(m, o)| (board_pips[m] + board_pips[o], m, o))
+        .collect();
+    order.sort_unstable();
+    let mut t = vec![[0.0f32; 4]; PAIRS];
+    // A side with no checkers left has won: the mover of (empty, _) has, the mover of (_, empty)
+    // has lost. (The empty pair is never reached.)
+    for b in 1..BOARDS {
+        t[b] = [1.0; 4];
+        t[b * BOARDS] = [0.0, -1.0, -1.0, -1.0];
+    }
+    // Pairs with the same total pips depend only on pairs with fewer, so each total is built on
+    // every core, with plain scoped threads as the one-sided database is.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut rest = &order[..];
+    while let Some(&(total, _, _)) = rest.first() {
+        let level = rest.partition_point(|&(p, _, _)| p == total);
+        let (now, later) = rest.split_at(level);
+        rest = later;
+        let chunk = now.len().div_ceil(threads);
+        let values: Vec<[f32; 4]> = std::thread::scope(|scope| {
+            let (t, s) = (&t[..], &s);
+            let handles: Vec<_> = now
+                .chunks(chunk)
+                .map(|part| {
+                    scope.spawn(move || part.iter().map(|&(_, m, o)| compute(t, s, m, o)).collect::<Vec<_>>())
+                })
+                .collect();
+            handles.into_iter().flat_map(|h| h.join().expect("a two-sided bear-off worker")).collect()
+        });
+        for (&(_, m, o), v) in now.iter().zip(values) {
+            t[m * BOARDS + o] = v;
+        }
+    }
+    Database { values: t }
+}
+
+/// The database, built on first use.
+pub fn database() -> &'static Database {
+    static DB: OnceLock<Database> = OnceLock::new();
+    DB.get_or_init(build)
+}
+
+/// The indices of the two boards of `position` (the player on roll's first) when every checker
+/// of both sides is home and neither side has more than six on its board; `None` otherwise.
+pub fn boards_of(position: &Position) -> Option<(usize, usize)> {
+    let (ours, theirs) = super::home_boards(position)?;
+    Some((board_index(&ours)?, board_index(&theirs)?))
+}
+
+/// The database's entry for the player on roll of `position`, or `None` where the position is
+/// not in the database (see [`boards_of`]).
+pub fn entry(position: &Position) -> Option<Entry> {
+    let (ours, theirs) = boards_of(position)?;
+    Some(database().entry(ours, theirs))
+}
+
+/// The exact cubeless probabilities of `position` for the player on roll, or `None` where it is
+/// not in the database. Gammons cannot happen: each side has nine checkers off or more.
+pub fn probabilities(position: &Position) -> Option<Probabilities> {
+    let e = entry(position)?;
+    Some(Probabilities { win: e.win, ..Default::default() })
+}
+
+#[cfg(test)]
+mod tests;
