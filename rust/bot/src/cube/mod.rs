@@ -280,11 +280,14 @@ impl CubeContext {
     }
 
     /// The cube decision of the player on roll, before rolling, in `position` whose cubeless
-    /// probabilities for that player are `probs`.
+    /// probabilities for that player are `probs`. In money play, a position of the two-sided
+    /// bear-off database is decided on its exact cubeful equities instead ([`money::exact`]).
     pub fn decide(&self, position: &Position, probs: &Probabilities) -> CubeAction {
         let x = efficiency(position);
         let (no_double, double_take, double_pass) = match self.stake {
-            Stake::Money { jacoby, .. } => money::equities(self, probs, x, jacoby),
+            Stake::Money { jacoby, .. } => {
+                money::exact(self, position).unwrap_or_else(|| money::equities(self, probs, x, jacoby))
+            }
             Stake::Match { away, crawford } => match_play::equities(self, away, crawford, probs, x),
         };
         self.verdict(no_double, double_take, double_pass)

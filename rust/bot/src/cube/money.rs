@@ -8,7 +8,9 @@
 //! `p = 1`), since a player too good to double plays on for the gammon. The cubeful equity mixes the two as `x live + (1 - x) dead`.
 
 use super::{outcome_shares, CubeContext, CubeOwner};
+use crate::bearoff::two_sided;
 use crate::Probabilities;
+use gammon_backgammon::board::Position;
 
 /// Average points of a win and of a loss: `(W, L)`.
 pub fn win_loss_values(probs: &Probabilities) -> (f64, f64) {
@@ -74,4 +76,21 @@ pub fn equities(ctx: &CubeContext, probs: &Probabilities, x: f64, jacoby: bool) 
     };
     let double_take = 2.0 * cubeful(CubeOwner::Them, ctx.value * 4 <= ctx.max);
     (no_double, double_take, 1.0)
+}
+
+/// `(no_double, double_take, double_pass)` per unit of the current cube, exact, for a position of
+/// the two-sided bear-off database (both sides home, at most six checkers each); `None`
+/// elsewhere, and within two doublings of the cube's limit, where the database's unlimited cube
+/// does not hold. No gammons are possible there, so the Jacoby rule changes nothing.
+pub fn exact(ctx: &CubeContext, position: &Position) -> Option<(f64, f64, f64)> {
+    if ctx.value * 4 > ctx.max {
+        return None;
+    }
+    let e = two_sided::entry(position)?;
+    let no_double = match ctx.owner {
+        CubeOwner::Centred => e.centred,
+        CubeOwner::Us => e.owned,
+        CubeOwner::Them => e.theirs,
+    };
+    Some((no_double, e.double_take(), 1.0))
 }
