@@ -2,10 +2,11 @@
 //! decisions and the built-in rollout policies.
 //!
 //! Modules: [`pubeval`] (Tesauro's linear evaluator), [`net`] (the neural-net evaluator, its
-//! inputs and the play screen), [`bearoff`] (the exact one-sided bear-off database), [`search`]
-//! (the bot: 0, 1 and 2-ply play on the net), [`cube`] (double, take and beaver for money and
-//! match play), [`policy`] (the built-in policies by name), [`rollout`] (rollouts of backgammon
-//! positions) and [`duel`] (policies against each other in money games).
+//! inputs and the play screen), [`bearoff`] (the exact bear-off databases: one-sided, and
+//! two-sided with cubeful money equities), [`search`] (the bot: 0, 1 and 2-ply play on the net),
+//! [`cube`] (double, take and beaver for money and match play), [`policy`] (the built-in
+//! policies by name), [`rollout`] (rollouts of backgammon positions) and [`duel`] (policies
+//! against each other in money games).
 //!
 //! ```
 //! use gammon_backgammon::{Dice, Position};
