@@ -182,7 +182,11 @@ def main() -> int:
     ]
     positions = [(p.strip(), k.strip()) for p, k in rows][: args.limit]
     ids = [p for p, _ in positions]
-    print(f"{len(ids)} positions, {args.trials} trials, {args.threads} threads, seed {args.seed}")
+    # The machine may be shared: the load average says how much the figures below can be trusted.
+    load = os.getloadavg()[0]
+    print(
+        f"{len(ids)} positions, {args.trials} trials, {args.threads} threads, seed {args.seed}, load {load:.1f}"
+    )
     print()
     print("| context | position | kind | ours cubeful | gnubg cubeful | difference | within 3 s.e. |")
     print("|---|---|---|---:|---:|---:|:---:|")
