@@ -5,8 +5,9 @@
 //! the bot's nets for a policy without one), or on the bot's 1-ply evaluation in a 1-ply
 //! rollout (see [`BotCube::for_policy`]). At 0-ply the decision reuses the probabilities the
 //! policy computed for the play that led to the position (turned around), where it has them, so
-//! it mostly costs no evaluation. The opponent takes, beavers or passes by the same
-//! decision; a pass ends the line for the cube's value. The game itself is played
+//! it mostly costs no evaluation; the rolled-out position, where every trial's first decision is
+//! made before any play, is evaluated once for them all. The opponent takes, beavers or passes
+//! by the same decision; a pass ends the line for the cube's value. The game itself is played
 //! by the rollout's policy as in a cubeless rollout until every line has ended: a trial stops at
 //! the pass that ends its last line, its cubeless figures then taken from the policy's
 //! evaluation of that position, as at truncation (see [`gammon_core::rollout::cube`]).
@@ -74,6 +75,9 @@ impl CubeEvaluator<'_> {
 pub struct BotCube<'a> {
     evaluator: CubeEvaluator<'a>,
     start: CubeContext,
+    /// The rolled-out position and its evaluation, made once: every trial's first cube
+    /// decision is made there, before any play has valued it.
+    first: Option<(Position, Probabilities)>,
 }
 
 impl std::fmt::Debug for BotCube<'_> {
@@ -89,7 +93,7 @@ impl std::fmt::Debug for BotCube<'_> {
 impl<'a> BotCube<'a> {
     /// The cube played by `bot` (its ply is the ply of the cube decisions) from `start`.
     pub fn new(bot: Bot<'a>, start: CubeContext) -> BotCube<'a> {
-        BotCube { evaluator: CubeEvaluator::Bot(bot), start }
+        BotCube { evaluator: CubeEvaluator::Bot(bot), start, first: None }
     }
 
     /// The cube decisions of a rollout played by `policy`, at `ply` (0 or 1), from `start`. At
@@ -107,7 +111,18 @@ impl<'a> BotCube<'a> {
             (0, Some(e)) => CubeEvaluator::Policy(e),
             _ => CubeEvaluator::Bot(bot),
         };
-        Ok(BotCube { evaluator, start })
+        Ok(BotCube { evaluator, start, first: None })
+    }
+
+    /// The same cube player, evaluating `start` once for the first decision of every trial of a
+    /// rollout from there (the same evaluation each trial would make, so the same decisions).
+    fn knowing(self, start: &Start<Position>) -> BotCube<'a> {
+        match start {
+            Start::Position(p) if Backgammon.result(p).is_none() => {
+                BotCube { first: Some((*p, self.evaluator.evaluate(p))), ..self }
+            }
+            _ => self,
+        }
     }
 
     /// The value of a finished line for the reported side: `equity` for the player on roll in
@@ -148,8 +163,9 @@ impl RolloutCube<Position> for BotCube<'_> {
         value: Option<&Probabilities>,
     ) -> CubeTurn<CubeContext> {
         // The policy's evaluator already judged the position when the previous play was chosen.
-        let probs = match (self.evaluator, value) {
-            (CubeEvaluator::Policy(_), Some(&v)) => v,
+        let probs = match (self.evaluator, value, self.first) {
+            (CubeEvaluator::Policy(_), Some(&v), _) => v,
+            (_, _, Some((first, v))) if first == *position => v,
             _ => self.evaluator.evaluate(position),
         };
         let action = state.decide(position, &probs);
@@ -236,7 +252,7 @@ pub fn rollout_cubeful_with_progress<P: Policy<Backgammon>>(
     options: &RolloutOptions,
     progress: Option<super::Progress<'_>>,
 ) -> Result<RolloutResult> {
-    let cube = BotCube::for_policy(policy, cube_ply, *context)?;
+    let cube = BotCube::for_policy(policy, cube_ply, *context)?.knowing(&start);
     rollout_game_cubeful(&Backgammon, start, policy, &cube, CubeLines::Cubeful, options, progress)
 }
 
@@ -303,8 +319,8 @@ pub fn rollout_cube<P: Policy<Backgammon>>(
     if Backgammon.result(position).is_some() {
         return Err(Error::IllegalAction("the game is over: a side has borne off every checker".into()));
     }
-    let cube = BotCube::for_policy(policy, cube_ply, *context)?;
     let start = Start::Position(*position);
+    let cube = BotCube::for_policy(policy, cube_ply, *context)?.knowing(&start);
     let result =
         rollout_game_cubeful(&Backgammon, start, policy, &cube, CubeLines::Decision, options, progress)?;
     CubeRollout::from_result(result, context)
