@@ -3,12 +3,14 @@
 use crate::errors::IntoPy;
 use gammon_backgammon::{Dice, Play as EnginePlay, Position as EnginePosition};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
-use std::cell::RefCell;
+use pyo3::types::{PyList, PyTuple};
+use std::cell::Cell;
 
 thread_local! {
-    /// Scratch space for [`Position::legal_plays`], reused by every call on a thread.
-    static PLAYS: RefCell<Vec<EnginePlay>> = RefCell::new(Vec::with_capacity(64));
+    /// Scratch space for [`Position::legal_plays`], reused by every call on a thread. Taken out
+    /// for the call and put back after, so that a call made while the list is built (a finalizer
+    /// run by the garbage collector, say) finds an empty buffer instead of a borrowed one.
+    static PLAYS: Cell<Vec<EnginePlay>> = const { Cell::new(Vec::new()) };
 }
 
 /// Dice from two Python ints, refusing anything outside 1..6 (however large) with a clear message.
@@ -111,15 +113,21 @@ impl Position {
     }
 
     /// The legal plays of a roll, one per distinct resulting position.
-    fn legal_plays(&self, d1: &Bound<'_, PyAny>, d2: &Bound<'_, PyAny>) -> PyResult<Vec<Play>> {
+    fn legal_plays<'py>(
+        &self,
+        py: Python<'py>,
+        d1: &Bound<'py, PyAny>,
+        d2: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
         let dice = dice(d1, d2)?;
-        // Generation takes about a microsecond, not much more than releasing and taking back the
-        // GIL, so it runs holding it; the thread's buffer saves an allocation per call.
-        PLAYS.with(|plays| {
-            let mut plays = plays.borrow_mut();
-            gammon_backgammon::legal_plays_into(&self.inner, dice, &mut plays);
-            Ok(plays.iter().map(|&inner| Play { inner }).collect())
-        })
+        // Generation takes under a microsecond, not much more than releasing and taking back the
+        // GIL, so it runs holding it; the thread's buffer saves an allocation per call, and the
+        // list is filled straight from it (no vector of plays in between).
+        let mut plays = PLAYS.take();
+        gammon_backgammon::legal_plays_into(&self.inner, dice, &mut plays);
+        let list = PyList::new(py, plays.iter().map(|&inner| Play { inner }));
+        PLAYS.set(plays);
+        list
     }
 
     /// The legal play that `text` names in standard notation.
