@@ -60,3 +60,22 @@ def test_bad_rows_are_named():
         legal_plays_batch(boards, np.array([[3, 1]] * 2))
     with pytest.raises(GammonError, match="threads"):
         legal_plays_batch(boards[:1], np.array([[3, 1]]), threads=0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(positions(), st.integers(1, 6), st.integers(1, 6))
+def test_legal_positions_are_the_set_of_the_plays_positions(p, d1, d2):
+    rows = p.legal_positions(d1, d2)
+    assert rows.dtype == np.int8 and rows.shape == (len(p.legal_plays(d1, d2)), 26)
+    got = sorted(tuple(r) for r in rows.tolist())
+    assert got == sorted(tuple(play.position.to_list()) for play in p.legal_plays(d1, d2))
+    assert len(set(got)) == len(got)
+
+
+def test_legal_positions_refuses_bad_dice_by_name():
+    p = Position.initial()
+    for d1, d2 in ((0, 3), (3, 7), (2**80, 1)):
+        with pytest.raises(InvalidDiceError, match="dice"):
+            p.legal_positions(d1, d2)
+    with pytest.raises(InvalidDiceError):
+        p.legal_positions("3", 1)

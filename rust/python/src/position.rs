@@ -2,6 +2,7 @@
 
 use crate::errors::IntoPy;
 use gammon_backgammon::{Dice, Play as EnginePlay, Position as EnginePosition};
+use numpy::{PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 use std::cell::Cell;
@@ -11,6 +12,8 @@ thread_local! {
     /// for the call and put back after, so that a call made while the list is built (a finalizer
     /// run by the garbage collector, say) finds an empty buffer instead of a borrowed one.
     static PLAYS: Cell<Vec<EnginePlay>> = const { Cell::new(Vec::new()) };
+    /// The same for `legal_positions`.
+    static POSITIONS: Cell<Vec<EnginePosition>> = const { Cell::new(Vec::new()) };
 }
 
 /// Dice from two Python ints, refusing anything outside 1..6 (however large) with a clear message.
@@ -128,6 +131,32 @@ impl Position {
         let list = PyList::new(py, plays.iter().map(|&inner| Play { inner }));
         PLAYS.set(plays);
         list
+    }
+
+    /// The positions the legal plays of a roll lead to, as one `(n, 26)` int8 array of boards
+    /// (each row as `to_list()` gives it, still seen from the mover): the set of `legal_plays`'
+    /// positions in an order of their own, from the generator that builds positions only. For
+    /// callers that need no `Play` objects (search, training), one object a call instead of one
+    /// a play.
+    fn legal_positions<'py>(
+        &self,
+        py: Python<'py>,
+        d1: &Bound<'py, PyAny>,
+        d2: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray2<i8>>> {
+        let dice = dice(d1, d2)?;
+        let mut positions = POSITIONS.take();
+        gammon_backgammon::legal_positions_into(&self.inner, dice, &mut positions);
+        // SAFETY: the array is new, C-contiguous and not yet seen by Python or any other
+        // reference, and every one of its bytes is written before it is returned. (The checked
+        // `readwrite()` borrow would register with numpy's borrow table, a good part of a call.)
+        let array = unsafe { PyArray2::<i8>::new(py, [positions.len(), 26], false) };
+        let flat = unsafe { array.as_slice_mut() }.expect("a new array is contiguous");
+        for (row, position) in flat.chunks_exact_mut(26).zip(&positions) {
+            row.copy_from_slice(position.board());
+        }
+        POSITIONS.set(positions);
+        Ok(array)
     }
 
     /// The legal play that `text` names in standard notation.
