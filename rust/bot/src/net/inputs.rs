@@ -984,10 +984,21 @@ mod tests {
         prop_oneof![1u8..=6, 1u8..=26, 1u8..=25, Just(26u8), 19u8..=25]
     }
 
+    /// A side's fifteen checkers as slots: at random, or first two on each point of a run of up to
+    /// seven from a random point (primes, rare at random), the rest at random.
+    fn checkers() -> impl Strategy<Value = Vec<u8>> {
+        (1u8..=24, 0u8..=7, prop::collection::vec(slot(), 15)).prop_map(|(start, run, rest)| {
+            let mut slots: Vec<u8> = (0..run).flat_map(|k| [start + k; 2]).filter(|&s| s <= 24).collect();
+            slots.extend(rest);
+            slots.truncate(15);
+            slots
+        })
+    }
+
     /// Random positions: fifteen checkers a side dropped on slots, one of the other side's
     /// going to the tray where ours hold its point.
     fn random_position() -> impl Strategy<Value = Position> {
-        (prop::collection::vec(slot(), 15), prop::collection::vec(slot(), 15)).prop_map(|(ours, theirs)| {
+        (checkers(), checkers()).prop_map(|(ours, theirs)| {
             let mut board = [0i8; 26];
             for &s in &ours {
                 if (1..=25).contains(&s) {
