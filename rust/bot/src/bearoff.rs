@@ -77,9 +77,15 @@ pub fn index(c: &[u8; POINTS]) -> usize {
 }
 
 /// The checkers on points 1..6 of database entry `idx`.
-fn unindex(mut idx: usize) -> [u8; POINTS] {
+fn unindex(idx: usize) -> [u8; POINTS] {
+    counts(idx, 15)
+}
+
+/// The checkers on points 1..6 at index `idx` in the lexicographic order of the ways to hold at
+/// most `most` checkers there: [`index`]'s order for 15, the two-sided database's boards for 6.
+fn counts(mut idx: usize, most: usize) -> [u8; POINTS] {
     let mut c = [0u8; POINTS];
-    let mut left = 15usize;
+    let mut left = most;
     for p in 0..POINTS {
         let k = POINTS - 1 - p;
         let mut v = 0;

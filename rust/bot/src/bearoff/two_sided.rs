@@ -30,7 +30,7 @@
 //! Values are kept as `f32`: four for each of the 853,776 pairs, 13.7 MB. The build takes about a second on
 //! two cores in a release build (see `docs/bearoff.md`).
 
-use super::ways;
+use super::SKIP;
 use crate::Probabilities;
 use gammon_backgammon::board::{Position, BAR};
 use gammon_backgammon::{legal_positions_into, ALL_ROLLS};
@@ -45,26 +45,6 @@ pub const BOARDS: usize = 924;
 /// Pairs in the database.
 pub const PAIRS: usize = BOARDS * BOARDS;
 
-/// `SKIP[k][left][v]`: how many indices the boards with fewer than `v` checkers on a point take,
-/// when `left` checkers remain for it and the `k` points after it.
-const SKIP: [[[u16; CHECKERS + 1]; CHECKERS + 1]; POINTS] = {
-    let mut t = [[[0u16; CHECKERS + 1]; CHECKERS + 1]; POINTS];
-    let mut k = 0;
-    while k < POINTS {
-        let mut left = 0;
-        while left <= CHECKERS {
-            let mut v = 1;
-            while v <= left {
-                t[k][left][v] = t[k][left][v - 1] + ways(k, left - (v - 1)) as u16;
-                v += 1;
-            }
-            left += 1;
-        }
-        k += 1;
-    }
-    t
-};
-
 /// The index of a board: its checkers `c[0..6]` on points 1..6, at most six in all, in
 /// lexicographic order of the counts (the empty board is 0). `None` for more than six checkers.
 pub fn board_index(c: &[u8; POINTS]) -> Option<usize> {
@@ -75,6 +55,7 @@ pub fn board_index(c: &[u8; POINTS]) -> Option<usize> {
         if v > left {
             return None;
         }
+        // The one-sided database's table: the same counts, its order restricted to at most six.
         idx += SKIP[POINTS - 1 - p][left][v] as usize;
         left -= v;
     }
@@ -82,20 +63,8 @@ pub fn board_index(c: &[u8; POINTS]) -> Option<usize> {
 }
 
 /// The checkers on points 1..6 of board `idx`.
-pub fn board(mut idx: usize) -> [u8; POINTS] {
-    let mut c = [0u8; POINTS];
-    let mut left = CHECKERS;
-    for p in 0..POINTS {
-        let k = POINTS - 1 - p;
-        let mut v = 0;
-        while idx >= ways(k, left - v) {
-            idx -= ways(k, left - v);
-            v += 1;
-        }
-        c[p] = v as u8;
-        left -= v;
-    }
-    c
+pub fn board(idx: usize) -> [u8; POINTS] {
+    super::counts(idx, CHECKERS)
 }
 
 fn pips(c: &[u8; POINTS]) -> usize {

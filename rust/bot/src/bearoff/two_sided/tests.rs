@@ -1,4 +1,5 @@
 use super::*;
+use crate::bearoff::ways;
 use gammon_backgammon::pos;
 use std::collections::HashMap;
 
