@@ -193,6 +193,33 @@ mod tests {
         }
     }
 
+    /// Every event up to the end of the stream: the ones before the last, and the last one's
+    /// JSON, which must be the `result`.
+    fn every_event(
+        reader: &mut BufReader<TcpStream>,
+    ) -> (Vec<(String, serde_json::Value)>, serde_json::Value) {
+        let mut events = Vec::new();
+        while let Some(event) = next_event(reader) {
+            events.push(event);
+        }
+        let (last, result) = events.pop().expect("a result");
+        assert_eq!(last, "result", "{result}");
+        (events, result)
+    }
+
+    /// The answer of the plain `POST /v1/rollout` to the same body.
+    fn post_plain(address: SocketAddr, body: &str) -> serde_json::Value {
+        let mut stream = TcpStream::connect(address).unwrap();
+        let request = format!(
+            "POST /v1/rollout HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        serde_json::from_str(answer.split_once("\r\n\r\n").unwrap().1).unwrap()
+    }
+
     #[test]
     fn progress_comes_before_the_result_which_matches_the_plain_rollout() {
         gammon_bot::net::NeuralNet::builtin();
@@ -201,26 +228,11 @@ mod tests {
         let (mut reader, head) = start(server.address(), body);
         assert!(head.starts_with("http/1.1 200"), "{head}");
         assert!(head.contains("content-type: text/event-stream"), "{head}");
-        let mut events = Vec::new();
-        while let Some(event) = next_event(&mut reader) {
-            events.push(event);
-        }
-        let (last, result) = events.pop().expect("a result");
-        assert_eq!(last, "result", "{result}");
+        let (events, result) = every_event(&mut reader);
         assert!(events.iter().all(|(name, _)| name == "progress"));
         // The same request to the plain endpoint gives the same estimates: one rollout, two
         // ways of reporting it.
-        let mut stream = TcpStream::connect(server.address()).unwrap();
-        let request = format!(
-            "POST /v1/rollout HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            server.address(),
-            body.len()
-        );
-        stream.write_all(request.as_bytes()).unwrap();
-        let mut answer = String::new();
-        stream.read_to_string(&mut answer).unwrap();
-        let plain: serde_json::Value =
-            serde_json::from_str(answer.split_once("\r\n\r\n").unwrap().1).unwrap();
+        let plain = post_plain(server.address(), body);
         assert_eq!(result["trials"], 200);
         assert_eq!(result["equity"], plain["equity"]);
         assert_eq!(result["probabilities"], plain["probabilities"]);
@@ -233,28 +245,13 @@ mod tests {
         let body = r#"{"position": "4HPwATDgc/ABMA", "trials": 72, "seed": 5, "truncate": 6, "match": {"away": [4, 2]}}"#;
         let (mut reader, head) = start(server.address(), body);
         assert!(head.starts_with("http/1.1 200"), "{head}");
-        let mut events = Vec::new();
-        while let Some(event) = next_event(&mut reader) {
-            events.push(event);
-        }
-        let (last, result) = events.pop().expect("a result");
-        assert_eq!(last, "result", "{result}");
+        let (events, result) = every_event(&mut reader);
         assert!(!events.is_empty());
         for (name, progress) in &events {
             assert_eq!(name, "progress");
             assert!(progress["cubeful_equity"].is_f64(), "{progress}");
         }
-        let mut stream = TcpStream::connect(server.address()).unwrap();
-        let request = format!(
-            "POST /v1/rollout HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            server.address(),
-            body.len()
-        );
-        stream.write_all(request.as_bytes()).unwrap();
-        let mut answer = String::new();
-        stream.read_to_string(&mut answer).unwrap();
-        let plain: serde_json::Value =
-            serde_json::from_str(answer.split_once("\r\n\r\n").unwrap().1).unwrap();
+        let plain = post_plain(server.address(), body);
         assert!(result["mwc"].is_f64(), "{result}");
         for field in ["equity", "cubeful_equity", "cubeful_std_error", "mwc", "context"] {
             assert_eq!(result[field], plain[field], "{field}");
