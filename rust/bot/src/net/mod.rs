@@ -1,8 +1,8 @@
 //! The neural-net evaluator: a contact net, a race net and the exact bear-off database.
 //!
 //! A position is judged by the first of these that applies:
-//! 1. both sides have every checker home: [`bearoff::probabilities`](super::bearoff) (exact up
-//!    to the one-sided approximation);
+//! 1. both sides have every checker home: [`bearoff::probabilities`](super::bearoff) (exact where
+//!    neither side has more than six checkers left, elsewhere up to the one-sided approximation);
 //! 2. the sides can no longer hit each other ([`Position::is_race`]): the race net;
 //! 3. otherwise the contact net.
 //!
