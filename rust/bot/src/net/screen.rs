@@ -281,17 +281,9 @@ impl Look<'_> {
     /// score to the bit, since both swap the rows of the slots that differ, in slot order.
     #[inline]
     pub fn score_position(&self, after: &Position) -> f32 {
-        let b = after.board();
         let mut sums = self.sums;
-        let mut now = [0u8; SLOTS];
-        for i in 1..=24 {
-            now[i - 1] = (b[i] + 15) as u8;
-        }
-        now[24] = b[BAR] as u8;
-        now[25] = (-b[OPPONENT_BAR]) as u8;
-        now[26] = after.off().0;
         // The opponent's tray (slot 27) never changes in a play.
-        for (k, (&old, &new)) in self.slots.iter().zip(&now).enumerate().take(27) {
+        for (k, (&old, &new)) in self.slots.iter().zip(&slots(after)).enumerate().take(27) {
             if old != new {
                 swap_row(&mut sums, self.screen.row(k, old), self.screen.row(k, new));
             }
