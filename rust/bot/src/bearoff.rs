@@ -314,12 +314,7 @@ pub fn home_boards(position: &Position) -> Option<([u8; POINTS], [u8; POINTS])> 
 /// other position: exact from the [`two_sided`] database where neither side has more than six
 /// checkers left, otherwise from this one-sided database (see the module documentation).
 pub fn probabilities(position: &Position) -> Option<Probabilities> {
-    let (ours, theirs) = home_boards(position)?;
-    if let (Some(us), Some(them)) = (two_sided::board_index(&ours), two_sided::board_index(&theirs)) {
-        let win = two_sided::database().entry(us, them).win;
-        return Some(Probabilities { win, ..Default::default() });
-    }
-    one_sided_probabilities(position)
+    two_sided::probabilities(position).or_else(|| one_sided_probabilities(position))
 }
 
 /// The probabilities of a position where both sides have every checker home from this one-sided

@@ -32,7 +32,7 @@
 
 use super::SKIP;
 use crate::Probabilities;
-use gammon_backgammon::board::{Position, BAR};
+use gammon_backgammon::board::Position;
 use gammon_backgammon::{legal_positions_into, ALL_ROLLS};
 use std::sync::OnceLock;
 
@@ -147,12 +147,7 @@ fn successors() -> Successors {
                 legal_positions_into(&position, dice, &mut out);
                 let first = boards.len();
                 for after in &out {
-                    let a = after.board();
-                    debug_assert!(a[BAR] == 0 && a[7..=23].iter().all(|&n| n == 0));
-                    let mut home = [0u8; POINTS];
-                    for p in 0..POINTS {
-                        home[p] = a[p + 1] as u8;
-                    }
+                    let (home, _) = super::home_boards(after).expect("a bear-off play stays home");
                     let idx = board_index(&home).expect("a play never adds checkers") as u16;
                     if !boards[first..].contains(&idx) {
                         boards.push(idx);
