@@ -43,10 +43,10 @@ struct Lookups {
 type Key = ([u32; 2], u32, bool);
 
 impl Lookups {
-    fn new(&(away, value, crawford): &Key) -> Lookups {
+    /// The lookups of `key`; `next_post_crawford`: the games after this one are post-Crawford
+    /// (this one is the Crawford game or later).
+    fn new(&(away, value, crawford): &Key, next_post_crawford: bool) -> Lookups {
         let met = MatchEquityTable::kazaross_xg2();
-        // The games after this one are post-Crawford (this one is the Crawford game or later).
-        let next_post_crawford = crawford || ((away[0] == 1) != (away[1] == 1));
         // The context was validated against the table, so these lookups cannot fail; a
         // defensive 0.5 keeps a decision well defined if that ever changes.
         let mwc = |we: u32, they: u32| met.mwc(we, they, next_post_crawford).unwrap_or(0.5);
@@ -72,9 +72,11 @@ impl Lookups {
     }
 }
 
-/// Runs `f` on the lookups of `key`, made at most once per thread for the last few keys asked
-/// for: a rollout meets a handful of scores and cubes (each seen from both sides) over and over.
-fn with_lookups<R>(key: Key, f: impl FnOnce(&Lookups) -> R) -> R {
+/// Runs `f` on the lookups of a decision in `ctx` at the score `away` (`crawford`: this is the
+/// Crawford game), made at most once per thread for the last few asked for: a rollout meets a
+/// handful of scores and cubes (each seen from both sides) over and over.
+fn with_lookups<R>(ctx: &CubeContext, away: [u32; 2], crawford: bool, f: impl FnOnce(&Lookups) -> R) -> R {
+    let key = (away, ctx.value(), crawford);
     /// How many keys a thread keeps: a cube-decision rollout of one score follows two lines, each
     /// with a few cube values, each seen from both sides.
     const KEPT: usize = 16;
@@ -86,7 +88,7 @@ fn with_lookups<R>(key: Key, f: impl FnOnce(&Lookups) -> R) -> R {
         if let Some((_, lookups)) = cache.iter().find(|(k, _)| *k == key) {
             return f(lookups);
         }
-        let lookups = Lookups::new(&key);
+        let lookups = Lookups::new(&key, crawford || ctx.is_post_crawford());
         // Full: the oldest entry makes room.
         if cache.len() < KEPT {
             cache.push((key, lookups));
@@ -182,7 +184,7 @@ pub fn equities(
     probs: &Probabilities,
     x: f64,
 ) -> (f64, f64, f64) {
-    with_lookups((away, ctx.value(), crawford), |lookups| {
+    with_lookups(ctx, away, crawford, |lookups| {
         let model = Model::build(lookups, probs);
         let p = probs.win;
         let no_double = model.cubeful(p, 0, ctx.owner(), x);
@@ -218,7 +220,7 @@ pub fn result_mwc(ctx: &CubeContext, away: [u32; 2], crawford: bool, points: i8)
         };
         return met.mwc(we, they, next_post_crawford).unwrap_or(0.5);
     }
-    with_lookups((away, ctx.value(), crawford), |lookups| {
+    with_lookups(ctx, away, crawford, |lookups| {
         let j = k as usize - 1;
         if points > 0 {
             lookups.wins[0][j]
