@@ -763,25 +763,7 @@ mod tests {
         // Every pattern of made points in front of a lone checker, every roll, both orders of
         // the dice, step by step.
         for pattern in 0u32..4096 {
-            let made = |k: u32| (1..=12).contains(&k) && pattern & (1 << (k - 1)) != 0;
-            let last = (1..=12).filter(|&k| made(k)).max();
-            let mut count = 0;
-            for d1 in 1..=6u32 {
-                for d2 in 1..=6u32 {
-                    let orders = if d1 == d2 { vec![vec![d1; 4]] } else { vec![vec![d1, d2], vec![d2, d1]] };
-                    let escaped = orders.iter().any(|order| {
-                        let mut at = 0;
-                        order.iter().any(|&d| {
-                            at += d;
-                            if made(at) {
-                                at = 100;
-                            }
-                            at < 100 && last.is_none_or(|l| at > l)
-                        })
-                    });
-                    count += escaped as u32;
-                }
-            }
+            let count = escapes_by_enumeration(|i| (4..=15).contains(&i) && pattern & (1 << (i - 4)) != 0, 3);
             // A checker on the opponent's point 3 sees the points 4..=15 in front.
             assert_eq!(escapes(pattern << 4, 3), count, "pattern {pattern:012b}");
         }
