@@ -1,5 +1,5 @@
 //! Cube decisions against GNU Backgammon 0-ply, on the fixture that
-//! `scripts/oracle/gen_cube_decisions.py` made from positions of real games: money (centred, owned,
+//! `tools/oracle/gen_cube_decisions.py` made from positions of real games: money (centred, owned,
 //! Jacoby) and match scores (including the Crawford game and post-Crawford).
 //!
 //! Two comparisons: our cube model fed gnubg's own cubeless probabilities (does the cube theory
@@ -8,6 +8,7 @@
 //! gives up. Run with `--nocapture` for the tables.
 
 use gammon_backgammon::Position;
+use gammon_bot::bearoff::two_sided;
 use gammon_bot::cube::{CubeAction, CubeContext, CubeOwner};
 use gammon_bot::search::Bot;
 use gammon_bot::Probabilities;
@@ -17,8 +18,8 @@ struct Row {
     position: Position,
     context_tag: String,
     context: CubeContext,
-    /// gnubg's position class; its two-sided bear-off database holds cubeful equities of its
-    /// own, which no cube model reproduces.
+    /// gnubg's position class: in its two-sided bear-offs (`bearoff2`) gnubg's money equities
+    /// come from its exact database, and ours from our own.
     class: String,
     probs: Probabilities,
     /// gnubg's no double, double/take and double/pass equities.
@@ -163,19 +164,55 @@ fn the_cube_model_agrees_on_gnubgs_probabilities() {
     assert!(same as f64 >= 0.95 * beavers.len() as f64);
 }
 
+/// How far gnubg's two-sided bear-off equities may be from ours: both come from exact databases
+/// (both sides playing every roll to the end, the cube played perfectly), but gnubg's keeps its
+/// values rounded and runs low by up to 7e-5 (`tests/bearoff_gnubg.rs` measures it on 400
+/// positions). Double/take is twice an equity, so twice the allowance.
+const BEAROFF2_TOLERANCE: [f64; 2] = [1e-4, 2e-4];
+
 #[test]
 fn money_equities_match_gnubgs_to_rounding() {
-    // The money formulas are the same model with the same efficiencies, so the equities
-    // themselves agree, not just the verdicts.
-    let mut checked = 0;
-    for row in rows().iter().filter(|r| r.context_tag.starts_with("money") && r.class != "bearoff2") {
+    // Elsewhere the money formulas are the same model with the same efficiencies, so the
+    // equities themselves agree, not just the verdicts. In gnubg's two-sided bear-off positions
+    // both sides read exact databases instead, which agree to gnubg's rounding.
+    let (mut model, mut exact) = (0, 0);
+    let mut worst = [0.0f64; 2];
+    for row in rows().iter().filter(|r| r.context_tag.starts_with("money")) {
         let d = row.context.decide(&row.position, &row.probs);
-        for (ours, theirs) in [(d.no_double, row.equities[0]), (d.double_take, row.equities[1])] {
-            assert!((ours - theirs).abs() < 1e-4, "{}: ours {ours}, gnubg {theirs}", row.context_tag);
+        let bearoff2 = row.class == "bearoff2";
+        let tolerance = if bearoff2 {
+            // Our answer is the database's, not the model's fed gnubg's probabilities.
+            let e = two_sided::entry(&row.position)
+                .unwrap_or_else(|| panic!("{} not in our two-sided database", row.position.id()));
+            assert_eq!(d.double_take, e.double_take(), "{}", row.position.id());
+            exact += 1;
+            BEAROFF2_TOLERANCE
+        } else {
+            model += 1;
+            [1e-4; 2]
+        };
+        for (k, (ours, theirs)) in
+            [(d.no_double, row.equities[0]), (d.double_take, row.equities[1])].into_iter().enumerate()
+        {
+            let difference = (ours - theirs).abs();
+            if bearoff2 {
+                worst[k] = worst[k].max(difference);
+            }
+            assert!(
+                difference < tolerance[k],
+                "{} {}: ours {ours}, gnubg {theirs}",
+                row.position.id(),
+                row.context_tag
+            );
         }
-        checked += 1;
     }
-    assert!(checked > 400, "{checked}");
+    println!(
+        "money equities: {model} rows by the model, {exact} two-sided bear-offs by the databases \
+         (largest differences there: no double {:.1e}, double/take {:.1e})",
+        worst[0], worst[1]
+    );
+    assert!(model > 400, "{model}");
+    assert_eq!(exact, 18, "six two-sided bear-offs in three money contexts");
 }
 
 #[test]
