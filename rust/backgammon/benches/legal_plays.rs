@@ -9,6 +9,9 @@
 //!
 //! Run: `cargo bench -p gammon-backgammon --bench legal_plays`. `BENCH_SECONDS` sets the time per set
 //! (default 2); 0 runs one pass, for counting instructions under `valgrind --tool=callgrind`.
+//! `BENCH_GENERATOR=plays` or `positions` times only that generator (for `perf record`, which sees
+//! the whole process); `BENCH_ROLLS=doubles` or `mixed` times only those rolls (the counts are
+//! still checked over all 21).
 
 use gammon_backgammon::{legal_plays_into, legal_positions_into, Dice, Position, ALL_ROLLS};
 use std::path::PathBuf;
@@ -68,6 +71,7 @@ fn time(budget: f64, mut f: impl FnMut() -> usize) -> f64 {
 
 fn main() {
     let budget: f64 = std::env::var("BENCH_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(2.0);
+    let generator = std::env::var("BENCH_GENERATOR").unwrap_or_default();
     let mut out = Vec::with_capacity(1024);
     println!("legal-play generation, one thread ({} rolls per position)", ALL_ROLLS.len());
     for name in ["contact", "race"] {
@@ -77,11 +81,20 @@ fn main() {
         let mut positions_out = Vec::with_capacity(1024);
         let count_positions = pass_positions(&positions, &ALL_ROLLS, &mut positions_out);
         assert_eq!(count_positions, count, "{name}: the positions-only generator's count differs");
-        let calls = positions.len() * ALL_ROLLS.len();
-        let plays = time(budget, || pass(std::hint::black_box(&positions), &ALL_ROLLS, &mut out));
-        let only =
-            time(budget, || pass_positions(std::hint::black_box(&positions), &ALL_ROLLS, &mut positions_out));
+        let rolls: Vec<Dice> = match std::env::var("BENCH_ROLLS").as_deref() {
+            Ok("doubles") => ALL_ROLLS.iter().copied().filter(|d| d.is_double()).collect(),
+            Ok("mixed") => ALL_ROLLS.iter().copied().filter(|d| !d.is_double()).collect(),
+            _ => ALL_ROLLS.to_vec(),
+        };
+        let count = if rolls.len() == ALL_ROLLS.len() { count } else { pass(&positions, &rolls, &mut out) };
+        let calls = positions.len() * rolls.len();
+        let plays = (generator != "positions")
+            .then(|| time(budget, || pass(std::hint::black_box(&positions), &rolls, &mut out)));
+        let only = (generator != "plays").then(|| {
+            time(budget, || pass_positions(std::hint::black_box(&positions), &rolls, &mut positions_out))
+        });
         for (what, seconds) in [("plays", plays), ("positions", only)] {
+            let Some(seconds) = seconds else { continue };
             println!(
                 "{name:>8} {what:>9}: {calls} position-rolls, {count} results per pass; {:.3} ms per pass, \
                  {:.2} M results/s, {:.0} ns per position-roll",

@@ -24,7 +24,10 @@ pub const OFF: usize = 0;
 /// assert_eq!(p.pips(), (167, 167));
 /// assert_eq!(p.swapped(), p);
 /// ```
+// `repr(C)`: the bytes of `board` then `off`, as `to_bytes` gives them, so that the move generator
+// can write a position it holds in registers with whole-register stores.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(C)]
 pub struct Position {
     board: [i8; 26],
     off: [u8; 2],

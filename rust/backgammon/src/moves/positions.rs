@@ -13,23 +13,59 @@
 //!   from the larger-die-first pass and skipped in the other one. Every other play (a checker that
 //!   moves twice, a bear-off, an entry) is compared with the few other such plays found so far.
 
-use super::{movable, top};
+use super::top;
 use crate::board::{Position, BAR, OFF};
 use gammon_core::dice::Dice;
+use lanes::{Lanes, Out};
+use std::mem::MaybeUninit;
 
-/// Our occupied slots (as [`super::occupied`]) and the points 1..=24 that the opponent does not
-/// hold with two or more checkers, as bits, in one pass over the whole board, which the compiler
-/// can turn into vector compares. Our moves only ever hit blots, so open points stay open for a
-/// whole play.
-#[inline(always)]
-fn occupied_and_open(p: &Position) -> (u32, u32) {
-    let b = p.board();
-    let (mut ours, mut open) = (0u32, 0u32);
-    for (i, &n) in b.iter().enumerate() {
-        ours |= ((n > 0) as u32) << i;
-        open |= ((n >= -1) as u32) << i;
+mod lanes;
+
+/// What the generator needs to know of a position's board, as bits: our occupied slots 1..=25,
+/// the points 1..=24 that the opponent does not hold with two or more checkers, their blots there,
+/// and the slots where we have exactly one checker. Our moves only ever hit blots, so open points
+/// stay open for a whole play; a blot stops being one once we land there.
+#[derive(Clone, Copy)]
+struct Scan {
+    ours: u32,
+    open: u32,
+    blots: u32,
+    singles: u32,
+}
+
+impl Scan {
+    #[inline(always)]
+    fn of(w: Lanes) -> Scan {
+        Scan {
+            ours: ours(w),
+            open: w.greater(-2) & 0x01FF_FFFE,
+            blots: w.equal(-1) & 0x01FF_FFFE,
+            singles: w.equal(1) & 0x03FF_FFFE,
+        }
     }
-    (ours & !1, open & 0x01FF_FFFE)
+}
+
+/// Our occupied slots 1..=25 of `w`.
+#[inline(always)]
+fn ours(w: Lanes) -> u32 {
+    w.greater(0) & 0x03FF_FFFE
+}
+
+/// The slots of `mask` (our occupied slots) whose checkers may move: only the bar while a checker
+/// of ours is on it.
+#[inline(always)]
+fn movable(mask: u32) -> u32 {
+    if mask & (1 << BAR) != 0 {
+        1 << BAR
+    } else {
+        mask
+    }
+}
+
+/// Whether a move landing on `to` hits: a blot there (never off).
+#[inline(always)]
+fn hits(blots: u32, to: usize) -> bool {
+    blots >> to & 1 == 1
 }
 
 /// The slots of `froms` (see [`movable`]) from which a checker can move `die`: onto an open point,
@@ -53,19 +89,6 @@ pub(super) fn landing(from: usize, die: usize) -> usize {
     from.saturating_sub(die)
 }
 
-/// Our occupied slots after a move `from` -> `to` that left `q`.
-#[inline(always)]
-fn mask_after(mask: u32, q: &Position, from: usize, to: usize) -> u32 {
-    let mut m = mask;
-    if q.at(from) <= 0 {
-        m &= !(1 << from);
-    }
-    if to != OFF {
-        m |= 1 << to;
-    }
-    m
-}
-
 /// Fills `out` with every distinct position the legal plays of `dice` lead to from `position`,
 /// still seen from the player who moved (call [`Position::swapped`] to hand over the turn).
 ///
@@ -80,18 +103,16 @@ fn mask_after(mask: u32, q: &Position, from: usize, to: usize) -> u32 {
 /// assert_eq!(out.len(), 7);
 /// ```
 pub fn legal_positions_into(position: &Position, dice: Dice, out: &mut Vec<Position>) {
-    out.clear();
+    let mut out = Out::new(out);
+    let w = Lanes::of(position);
+    let scan = Scan::of(w);
     let high = dice.high() as usize;
     if dice.is_double() {
-        let (mask, open) = occupied_and_open(position);
-        let mut most = 0u8;
-        doubles(position, high, BAR, mask, open, 0, &mut most, out);
-        if out.is_empty() {
-            out.push(*position);
-        }
+        doubles(w, scan, high, &mut out);
     } else {
-        mixed(position, high, dice.low() as usize, out);
+        mixed(w, scan, high, dice.low() as usize, &mut out);
     }
+    out.finish();
 }
 
 /// The positions of [`legal_positions_into`] in a new vector.
@@ -101,51 +122,76 @@ pub fn legal_positions(position: &Position, dice: Dice) -> Vec<Position> {
     out
 }
 
-/// Depth-first over a double: `done` moves made, the next one from a slot no higher than `start`.
-/// `most` is the largest number of moves of the positions in `out`.
-#[allow(clippy::too_many_arguments)]
-fn doubles(
-    p: &Position,
-    die: usize,
-    start: usize,
-    mask: u32,
-    open: u32,
-    done: u8,
-    most: &mut u8,
-    out: &mut Vec<Position>,
-) {
-    let mut froms = legal_froms(movable(p, mask) & ((2u32 << start) - 1), open, die, top(mask));
-    if froms == 0 {
-        if done > 0 && done >= *most {
+/// A double, depth first: each move from a slot no higher than the one before, as four nested
+/// loops so that every position stays in registers. `most` is the number of moves of the results
+/// in `out`: a play that stops early is kept only while none has been found that goes further.
+#[inline(always)]
+fn doubles(w0: Lanes, scan: Scan, die: usize, out: &mut Out) {
+    let Scan { ours: mask0, open, blots: blots0, .. } = scan;
+    let mut most = 0u8;
+    // A play that cannot go on after `done` moves.
+    let keep = |out: &mut Out, most: &mut u8, w: Lanes, done: u8| {
+        if done >= *most {
             if done > *most {
                 *most = done;
                 out.clear();
             }
-            out.push(*p);
+            out.push(w);
         }
+    };
+    let mut froms1 = legal_froms(movable(mask0), open, die, top(mask0));
+    if froms1 == 0 {
+        out.push(w0);
         return;
     }
-    if done == 3 {
-        if *most < 4 {
-            *most = 4;
-            out.clear();
+    while froms1 != 0 {
+        let from1 = top(froms1);
+        froms1 &= !(1 << from1);
+        let to1 = landing(from1, die);
+        let w1 = w0.played(from1, die, hits(blots0, to1));
+        let blots1 = blots0 & !(1 << to1);
+        let mask1 = ours(w1);
+        let mut froms2 = legal_froms(movable(mask1) & ((2u32 << from1) - 1), open, die, top(mask1));
+        if froms2 == 0 {
+            keep(out, &mut most, w1, 1);
+            continue;
         }
-        while froms != 0 {
-            let from = top(froms);
-            froms &= !(1 << from);
-            let mut q = *p;
-            q.apply_move(from, landing(from, die));
-            out.push(q);
+        while froms2 != 0 {
+            let from2 = top(froms2);
+            froms2 &= !(1 << from2);
+            let to2 = landing(from2, die);
+            let w2 = w1.played(from2, die, hits(blots1, to2));
+            let blots2 = blots1 & !(1 << to2);
+            let mask2 = ours(w2);
+            let mut froms3 = legal_froms(movable(mask2) & ((2u32 << from2) - 1), open, die, top(mask2));
+            if froms3 == 0 {
+                keep(out, &mut most, w2, 2);
+                continue;
+            }
+            while froms3 != 0 {
+                let from3 = top(froms3);
+                froms3 &= !(1 << from3);
+                let to3 = landing(from3, die);
+                let w3 = w2.played(from3, die, hits(blots2, to3));
+                let blots3 = blots2 & !(1 << to3);
+                let mask3 = ours(w3);
+                let mut froms4 = legal_froms(movable(mask3) & ((2u32 << from3) - 1), open, die, top(mask3));
+                if froms4 == 0 {
+                    keep(out, &mut most, w3, 3);
+                    continue;
+                }
+                if most < 4 {
+                    most = 4;
+                    out.clear();
+                }
+                while froms4 != 0 {
+                    let from4 = top(froms4);
+                    froms4 &= !(1 << from4);
+                    let to4 = landing(from4, die);
+                    out.push(w3.played(from4, die, hits(blots3, to4)));
+                }
+            }
         }
-        return;
-    }
-    while froms != 0 {
-        let from = top(froms);
-        froms &= !(1 << from);
-        let to = landing(from, die);
-        let mut q = *p;
-        q.apply_move(from, to);
-        doubles(&q, die, from, mask_after(mask, &q, from, to), open, done + 1, most, out);
     }
 }
 
@@ -174,24 +220,27 @@ impl Change {
 }
 
 /// Two different dice.
-fn mixed(p: &Position, high: usize, low: usize, out: &mut Vec<Position>) {
-    let (mask, open) = occupied_and_open(p);
+#[inline(always)]
+fn mixed(w: Lanes, scan: Scan, high: usize, low: usize, out: &mut Out) {
+    let Scan { ours: mask, open, blots, singles } = scan;
     let highest = top(mask);
-    // The plays that may equal one another, each as [`Change`]: few, so a scan finds a repeat.
-    let mut tracked = [Change::default(); TRACKED];
+    // The results of the plays that may equal one another: few, so a scan finds a repeat, and
+    // comparing two positions in registers costs less than summarising what a play changed.
+    // Left uninitialised: filling all of it costs more than most rolls' whole generation.
+    let mut tracked = [const { MaybeUninit::<Lanes>::uninit() }; TRACKED];
     let mut n_tracked = 0usize;
     let mut both = false;
     for (first, second) in [(high, low), (low, high)] {
         let larger_first = first == high;
-        let mut froms = legal_froms(movable(p, mask), open, first, highest);
+        let mut froms = legal_froms(movable(mask), open, first, highest);
         while froms != 0 {
             let from = top(froms);
             froms &= !(1 << from);
             let to = landing(from, first);
-            let mut q = *p;
-            let hit = q.apply_move(from, to);
-            let q_mask = mask_after(mask, &q, from, to);
-            let mut froms2 = movable(&q, q_mask);
+            // Nothing lands where the first move started, so that slot empties when it held one.
+            let q_mask = (mask & !(singles & (1 << from))) | ((1 << to) & !1);
+            let q_blots = blots & !(1 << to);
+            let mut froms2 = movable(q_mask);
             let plain_first = from != BAR && to != OFF;
             if !larger_first && plain_first {
                 // Only second moves that touch the first one or bear off can give something new.
@@ -202,26 +251,31 @@ fn mixed(p: &Position, high: usize, low: usize, out: &mut Vec<Position>) {
                 froms2 &= keep;
             }
             let mut froms2 = legal_froms(froms2, open, second, top(q_mask));
+            if froms2 == 0 {
+                continue;
+            }
+            let hit = hits(blots, to);
+            let q = w.played(from, first, hit);
             while froms2 != 0 {
                 let from2 = top(froms2);
                 froms2 &= !(1 << from2);
                 let to2 = landing(from2, second);
                 both = true;
                 let plain = plain_first && from2 != BAR && to2 != OFF && from2 != to && to2 != from;
-                let mut r = q;
-                let hit2 = r.apply_move(from2, to2);
+                let hit2 = hits(q_blots, to2);
+                let r = q.played(from2, second, hit2);
                 if !plain {
-                    let change = Change::of(from, to, hit, from2, to2, hit2);
                     let seen = if n_tracked < TRACKED {
-                        tracked[..n_tracked].contains(&change)
+                        // SAFETY: the first `n_tracked` entries were written below.
+                        tracked[..n_tracked].iter().any(|t| unsafe { t.assume_init_ref() }.same(r))
                     } else {
-                        out.contains(&r)
+                        out.contains(&r.position())
                     };
                     if seen {
                         continue;
                     }
                     if n_tracked < TRACKED {
-                        tracked[n_tracked] = change;
+                        tracked[n_tracked].write(r);
                     }
                     n_tracked += 1;
                 }
@@ -234,19 +288,18 @@ fn mixed(p: &Position, high: usize, low: usize, out: &mut Vec<Position>) {
     }
     // Only one die can be played: the larger if it can.
     for die in [high, low] {
-        let mut froms = legal_froms(movable(p, mask), open, die, highest);
+        let mut froms = legal_froms(movable(mask), open, die, highest);
         while froms != 0 {
             let from = top(froms);
             froms &= !(1 << from);
-            let mut q = *p;
-            q.apply_move(from, landing(from, die));
-            out.push(q);
+            let to = landing(from, die);
+            out.push(w.played(from, die, hits(blots, to)));
         }
         if !out.is_empty() {
             return;
         }
     }
-    out.push(*p);
+    out.push(w);
 }
 
 #[cfg(test)]

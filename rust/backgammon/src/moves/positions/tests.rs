@@ -133,3 +133,19 @@ proptest! {
         prop_assert_eq!(same_plays(&p, dice), Ok(()));
     }
 }
+
+#[test]
+fn positions_written_from_registers_are_the_positions() {
+    // `Out::push` writes the two register halves over the bytes of a `Position` (`repr(C)`): each
+    // benchmark position read into registers and written back must come out equal to itself.
+    for name in ["contact", "race"] {
+        let positions = benchmark_positions(name);
+        let mut written = Vec::new();
+        let mut out = lanes::Out::new(&mut written);
+        for p in &positions {
+            out.push(Lanes::of(p));
+        }
+        out.finish();
+        assert_eq!(written, positions, "{name}");
+    }
+}
