@@ -8,12 +8,14 @@ downloads. Without it these tests are skipped, except under CI (``CI`` set), whe
 from __future__ import annotations
 
 import base64
+import json
 import os
 import re
 import shutil
 import signal
 import subprocess
 import sys
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -240,6 +242,96 @@ def test_analysis_ranks_plays_judges_the_cube_and_streams_a_cancellable_rollout(
     page.fill("#rollout-trials", "36")
     page.click("#rollout-start")
     expect(page.locator("#rollout-status")).to_have_attribute("data-state", "done", timeout=TIMEOUT_MS)
+    expect(page.locator("#error")).to_be_hidden()
+
+
+def post_json(url: str, path: str, body: Any) -> Any:
+    """The server's JSON answer to `body`, asked without the page."""
+    request = urllib.request.Request(
+        url + path,
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}"},
+    )
+    with urllib.request.urlopen(request, timeout=TIMEOUT_MS / 1000) as answer:
+        return json.load(answer)
+
+
+def shown(page: Page, field: str) -> tuple[str, str]:
+    """The value and the standard error the rollout's figures show for `field`."""
+    row = page.locator(f"#rollout-figures tr[data-field='{field}']")
+    return row.locator("td.value").inner_text(), row.locator("td.error").inner_text()
+
+
+def assert_shows(text: str, value: float, digits: int = 3, scale: float = 1.0) -> None:
+    """`text` (a number, or a percentage with `scale` 100) is `value` rounded to `digits`."""
+    number = float(text.removeprefix("± ").removesuffix("%")) / scale
+    assert abs(number - value) <= 0.5 * 10**-digits / scale + 1e-12, (text, value)
+
+
+def run_rollout(page: Page) -> Any:
+    """Starts the rollout the form describes, waits for its end and returns the request the page
+    sent to the stream endpoint."""
+    with page.expect_request(lambda r: r.url.endswith("/v1/rollout/stream")) as sent:
+        page.click("#rollout-start")
+    expect(page.locator("#rollout-status")).to_have_attribute("data-state", "done")
+    return sent.value.post_data_json
+
+
+def test_cubeful_and_cube_decision_rollouts_show_the_server_s_figures(page: Page, url: str) -> None:
+    page.click("#tab-analyse")
+    # A 9-point match at 2-4, the player on roll owning a 2-cube: the context comes from the XGID.
+    page.fill("#analyse-position", "XGID=-b----E-C---eE---c-e----B-:1:1:1:00:2:4:0:9:10")
+    page.select_option("#rollout-kind", "cubeful")
+    expect(page.locator("#rollout-context")).to_be_visible()
+    expect(page.locator("#rollout-cube")).to_be_hidden()
+    page.fill("#rollout-trials", "36")
+    page.fill("#rollout-seed", "7")
+    body = run_rollout(page)
+    assert body["cubeful"] is True and "match" not in body and "cube" not in body, body
+    # The same request to the plain endpoint gives the same rollout (same seed, same games).
+    answer = post_json(url, "/v1/rollout", body)
+    assert answer["trials"] == 36 and answer["context"]["away"] == [7, 5], answer
+    value, error = shown(page, "cubeful_equity")
+    assert_shows(value, answer["cubeful_equity"])
+    assert_shows(error, answer["cubeful_std_error"])
+    value, error = shown(page, "mwc")
+    assert_shows(value, answer["mwc"], 2, 100.0)
+    assert_shows(error, answer["mwc_std_error"], 2, 100.0)
+    value, error = shown(page, "equity")
+    assert_shows(value, answer["equity"])
+    context = shown(page, "context")[0]
+    assert "7-away, 5-away" in context and "cube 2 owned by the player on roll" in context, context
+    expect(page.locator("#rollout-figures tr[data-field='no_double']")).to_have_count(0)
+
+    # The cube decision of the opening position in a 5-point match at 2-0, the context chosen.
+    page.fill("#analyse-position", "4HPwATDgc/ABMA")
+    page.select_option("#rollout-kind", "cube")
+    page.select_option("#rollout-stake", "match")
+    expect(page.locator("#rollout-match")).to_be_visible()
+    expect(page.locator("#rollout-money")).to_be_hidden()
+    page.fill("#rollout-length", "5")
+    page.fill("#rollout-score-us", "2")
+    page.fill("#rollout-score-them", "0")
+    body = run_rollout(page)
+    assert body["kind"] == "cube" and body["match"] == {"away": [3, 5], "crawford": False}, body
+    assert body["cube"] == {"value": 1, "owner": "centred"}, body
+    answer = post_json(url, "/v1/rollout", body)
+    cube = answer["cube"]
+    for field in ["no_double", "double_take"]:
+        value, error = shown(page, field)
+        assert_shows(value, cube[field])
+        assert_shows(error, cube[field + "_std_error"])
+    assert_shows(shown(page, "double_pass")[0], cube["double_pass"])
+    value, error = shown(page, "difference")
+    assert_shows(value, cube["double_take"] - cube["no_double"])
+    assert_shows(error, cube["difference_std_error"])
+    yes = {True: "yes", False: "no"}
+    assert shown(page, "verdict")[0] == ", ".join(yes[cube[k]] for k in ["double", "take", "beaver"])
+    assert shown(page, "label")[0] == cube["label"]
+    value, error = shown(page, "mwc")
+    assert_shows(value, answer["mwc"], 2, 100.0)
+    assert "3-away, 5-away" in shown(page, "context")[0]
+    expect(page.locator("#rollout-figures tr[data-field='cubeful_equity']")).to_have_count(0)
     expect(page.locator("#error")).to_be_hidden()
 
 

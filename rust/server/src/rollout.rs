@@ -15,7 +15,7 @@ use gammon_backgammon::{Backgammon, Position};
 use gammon_bot::cube::CubeContext;
 use gammon_bot::policy::RolloutPlayer;
 use gammon_bot::rollout::{
-    rollout_cube, rollout_cubeful_with_progress, rollout_game, Progress, RolloutOptions, Start,
+    rollout_cube, rollout_cubeful_with_progress, rollout_game, CubeRollout, Progress, RolloutOptions, Start,
 };
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -109,6 +109,23 @@ pub struct CubeRolloutView {
     /// The decision in words, as `/v1/cube` names it.
     #[schema(example = "Double, take")]
     pub label: String,
+}
+
+impl From<&CubeRollout> for CubeRolloutView {
+    fn from(c: &CubeRollout) -> CubeRolloutView {
+        CubeRolloutView {
+            no_double: c.action.no_double,
+            double_take: c.action.double_take,
+            double_pass: c.action.double_pass,
+            no_double_std_error: c.no_double_std_error,
+            double_take_std_error: c.double_take_std_error,
+            difference_std_error: c.difference_std_error,
+            double: c.action.double,
+            take: c.action.take,
+            beaver: c.action.beaver,
+            label: c.action.label(),
+        }
+    }
 }
 
 fn default_trials() -> u64 {
@@ -269,6 +286,12 @@ impl CheckedRollout {
         Ok(CheckedRollout { request, position, named, start, ply, policy, context })
     }
 
+    /// The context of a cube-decision rollout (`kind: cube`), in which its running figures are
+    /// judged; `None` for a rollout of the position.
+    pub(crate) fn decision_context(&self) -> Option<CubeContext> {
+        self.context.filter(|_| self.request.kind == RolloutKind::Cube)
+    }
+
     /// Runs the rollout (on the calling thread, which is one of the rollout pool's), reporting
     /// the running result after each batch to `progress` if given, until done or `cancel` is set.
     pub(crate) fn run(
@@ -289,18 +312,7 @@ impl CheckedRollout {
             (RolloutKind::Cube, Some(ctx)) => {
                 let Start::Position(on_roll) = start else { unreachable!("refused when checked") };
                 let c = rollout_cube(&on_roll, &policy, &ctx, ply, &options, progress)?;
-                let view = CubeRolloutView {
-                    no_double: c.action.no_double,
-                    double_take: c.action.double_take,
-                    double_pass: c.action.double_pass,
-                    no_double_std_error: c.no_double_std_error,
-                    double_take_std_error: c.double_take_std_error,
-                    difference_std_error: c.difference_std_error,
-                    double: c.action.double,
-                    take: c.action.take,
-                    beaver: c.action.beaver,
-                    label: c.action.label(),
-                };
+                let view = CubeRolloutView::from(&c);
                 (c.result, Some(view))
             }
             (_, Some(ctx)) => {

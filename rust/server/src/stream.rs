@@ -2,9 +2,9 @@
 //! cubeful or of a cube decision), its progress streamed as server-sent events while it runs.
 //!
 //! The answer is `text/event-stream`: a `progress` event after each batch of trials (the
-//! running estimates), then one `result` event (the [`crate::rollout::CubefulRolloutResponse`], as `POST
-//! /v1/rollout` answers) or one `error` event
-//! (`{"message": ...}`), and the stream ends. A page reads it with `fetch()` and a streaming
+//! running estimates, and for `kind: cube` the decision they call for so far), then one `result`
+//! event (the [`crate::rollout::CubefulRolloutResponse`], as `POST /v1/rollout` answers) or one
+//! `error` event (`{"message": ...}`), and the stream ends. A page reads it with `fetch()` and a streaming
 //! reader, as `EventSource` cannot send a POST body or a bearer token.
 //!
 //! The rollout takes one of the server's rollout places, as `POST /v1/rollout` does (503 with
@@ -14,13 +14,13 @@
 
 use crate::error::ErrorMessage;
 use crate::probabilities::Outcome;
-use crate::rollout::{CheckedRollout, RolloutRequest};
+use crate::rollout::{CheckedRollout, CubeRolloutView, RolloutRequest};
 use crate::state::{AppState, JsonBody};
 use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::State;
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
-use gammon_bot::rollout::RolloutResult;
+use gammon_bot::rollout::{CubeRollout, RolloutResult};
 use hyper::body::Frame;
 use serde::{Deserialize, Serialize};
 use std::convert::Infallible;
@@ -54,6 +54,8 @@ pub struct RolloutProgress {
     pub cubeful_equity: Option<f64>,
     /// Its standard error.
     pub cubeful_std_error: Option<f64>,
+    /// The cube decision so far, as the `result`'s `cube` (for `kind: cube`); null otherwise.
+    pub cube: Option<CubeRolloutView>,
 }
 
 /// One server-sent event: `event: name` and its JSON data on one line.
@@ -107,6 +109,7 @@ pub async fn post_rollout_stream(
         Ok(slot) => slot,
         Err(busy) => return *busy,
     };
+    let decision = checked.decision_context();
     let (tx, rx) = mpsc::channel::<Bytes>(QUEUE);
     let limit = state.config.limits.rollout_time;
     let progress_tx = tx.clone();
@@ -124,6 +127,9 @@ pub async fn post_rollout_stream(
                         seconds: r.seconds,
                         cubeful_equity: r.cubeful_equity(),
                         cubeful_std_error: r.cubeful_std_error(),
+                        cube: decision.and_then(|ctx| {
+                            CubeRollout::from_result(r.clone(), &ctx).ok().map(|c| CubeRolloutView::from(&c))
+                        }),
                     };
                     if let Err(mpsc::error::TrySendError::Closed(_)) =
                         progress_tx.try_send(event("progress", &progress))
@@ -258,6 +264,34 @@ mod tests {
         }
         // The last progress event is the finished rollout.
         assert_eq!(events.last().unwrap().1["cubeful_equity"], plain["cubeful_equity"]);
+    }
+
+    #[test]
+    fn a_cube_decision_stream_reports_the_decision_so_far_and_ends_with_the_plain_answer() {
+        gammon_bot::net::NeuralNet::builtin();
+        let server = Server::start("127.0.0.1", 0, Config { threads: Some(2), ..Config::default() }).unwrap();
+        let body =
+            r#"{"position": "4HPwATDgc/ABMA", "trials": 72, "seed": 5, "truncate": 6, "kind": "cube"}"#;
+        let (mut reader, head) = start(server.address(), body);
+        assert!(head.starts_with("http/1.1 200"), "{head}");
+        let (events, result) = every_event(&mut reader);
+        assert!(!events.is_empty());
+        for (name, progress) in &events {
+            assert_eq!(name, "progress");
+            // The running decision's no double is the running cubeful equity.
+            assert_eq!(progress["cube"]["no_double"], progress["cubeful_equity"], "{progress}");
+            assert!(progress["cube"]["label"].is_string(), "{progress}");
+        }
+        let plain = post_plain(server.address(), body);
+        assert!(result["cube"]["label"].is_string(), "{result}");
+        assert_eq!(result["cube"], plain["cube"]);
+        // The last progress event is the finished rollout, its decision the result's.
+        assert_eq!(events.last().unwrap().1["cube"], plain["cube"]);
+        // A rollout of the position has no decision to report.
+        let (mut reader, _) =
+            start(server.address(), r#"{"position": "initial", "trials": 36, "cubeful": true}"#);
+        let (events, _) = every_event(&mut reader);
+        assert!(events.iter().all(|(_, progress)| progress["cube"].is_null()));
     }
 
     #[test]

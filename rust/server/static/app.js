@@ -490,6 +490,95 @@ async function analyseCube() {
   await analyseShow();
 }
 
+// The rollout asked for by the form: cubeless, cubeful or of the cube decision, in the context
+// the position's ID carries (the server reads it) or the one chosen. A match is given to the
+// server as the points each side still needs: the length less its score.
+function rolloutRequest() {
+  const value = (id) => document.getElementById(id).value;
+  const checked = (id) => document.getElementById(id).checked;
+  const body = {
+    position: analysedPosition(),
+    trials: Number(value("rollout-trials")),
+    seed: Number(value("rollout-seed")),
+  };
+  const kind = value("rollout-kind");
+  if (kind === "cubeless") return body;
+  body.cubeful = true;
+  if (kind === "cube") body.kind = "cube";
+  const stake = value("rollout-stake");
+  if (stake === "position") return body;
+  if (stake === "money") {
+    body.money = { jacoby: checked("rollout-jacoby"), beavers: checked("rollout-beavers") };
+  } else {
+    const length = Number(value("rollout-length"));
+    body.match = {
+      away: [length - Number(value("rollout-score-us")), length - Number(value("rollout-score-them"))],
+      crawford: checked("rollout-crawford"),
+    };
+  }
+  body.cube = { value: Number(value("rollout-cube-value")), owner: value("rollout-cube-owner") };
+  return body;
+}
+
+// Shows the context controls that apply to the chosen kind of rollout and stake.
+function rolloutControls() {
+  const kind = document.getElementById("rollout-kind").value;
+  const stake = document.getElementById("rollout-stake").value;
+  document.getElementById("rollout-context").hidden = kind === "cubeless";
+  document.getElementById("rollout-money").hidden = stake !== "money";
+  document.getElementById("rollout-match").hidden = stake !== "match";
+  document.getElementById("rollout-cube").hidden = stake === "position";
+}
+
+function percent(x, digits = 2) {
+  return (100 * x).toFixed(digits) + "%";
+}
+
+// The context a cubeful rollout was played in, as the server sent it back.
+function contextLine(c) {
+  const owner = c.owner === "centred" ? "centred" : c.owner === "us" ? "owned by the player on roll" : "owned by the opponent";
+  const stake = c.away
+    ? `match: ${c.away[0]}-away, ${c.away[1]}-away` + (c.crawford ? ", Crawford game" : c.post_crawford ? ", post-Crawford" : "")
+    : "money" + (c.jacoby ? ", Jacoby" : "") + (c.beavers ? ", beavers" : "");
+  return `${stake}; cube ${c.value} ${owner}`;
+}
+
+// The figures of a rollout, running (a progress event) or final (the result): one row per
+// figure the server sent, each marked with the name of its field.
+function rolloutFigures(data) {
+  const table = document.getElementById("rollout-figures");
+  table.replaceChildren();
+  const row = (field, name, value, error) => {
+    const tr = element("tr");
+    tr.dataset.field = field;
+    tr.append(element("th", name), element("td", value, "value"), element("td", error === undefined ? "" : "± " + error, "error"));
+    table.append(tr);
+  };
+  if (data.context) row("context", "played in", contextLine(data.context));
+  row("equity", "cubeless equity", fixed(data.equity), data.std_error.toFixed(3));
+  const p = data.probabilities;
+  row("probabilities", "win, gammon, backgammon",
+    `${percent(p.win, 1)}, ${percent(p.win_gammon, 1)}, ${percent(p.win_backgammon, 1)}`);
+  row("losses", "lose gammon, backgammon", `${percent(p.lose_gammon, 1)}, ${percent(p.lose_backgammon, 1)}`);
+  const c = data.cube;
+  if (c) {
+    row("no_double", "no double", fixed(c.no_double), c.no_double_std_error.toFixed(3));
+    row("double_take", "double, take", fixed(c.double_take), c.double_take_std_error.toFixed(3));
+    row("double_pass", "double, pass", fixed(c.double_pass));
+    row("difference", "double, take - no double", fixed(c.double_take - c.no_double), c.difference_std_error.toFixed(3));
+    const yes = (b) => (b ? "yes" : "no");
+    row("verdict", "double, take, beaver", `${yes(c.double)}, ${yes(c.take)}, ${yes(c.beaver)}`);
+    row("label", "decision", c.label);
+  } else if (data.cubeful_equity != null) {
+    row("cubeful_equity", "cubeful equity", fixed(data.cubeful_equity), data.cubeful_std_error.toFixed(3));
+  }
+  if (data.mwc != null) {
+    row("mwc", c ? "match winning chance, no double" : "match winning chance", percent(data.mwc),
+      percent(data.mwc_std_error));
+  }
+  table.hidden = false;
+}
+
 // Reads the server-sent events of a streamed rollout as they come.
 async function rollout(event) {
   event.preventDefault();
@@ -504,11 +593,8 @@ async function rollout(event) {
   bar.value = 0;
   status.textContent = "starting";
   status.dataset.state = "running";
-  const body = {
-    position: analysedPosition(),
-    trials: Number(document.getElementById("rollout-trials").value),
-    seed: Number(document.getElementById("rollout-seed").value),
-  };
+  const body = rolloutRequest();
+  document.getElementById("rollout-figures").hidden = true;
   try {
     const response = await startRollout(body, controller.signal, status);
     if (!response.ok) throw await refusal(response);
@@ -570,13 +656,16 @@ function rolloutEvent(name, data) {
     bar.dataset.trials = data.trials;
     status.textContent = `${data.trials} of ${data.of} trials: equity ${fixed(data.equity)} ` +
       `± ${data.std_error.toFixed(3)}, win ${(100 * data.probabilities.win).toFixed(1)}% ` +
+      (data.cube ? `- ${data.cube.label} so far ` : "") +
       `(${data.seconds.toFixed(1)} s)`;
+    rolloutFigures(data);
   } else if (name === "result") {
     bar.value = data.cancelled ? bar.value : 1;
     bar.dataset.trials = data.trials;
     status.textContent = `${data.trials} trials: equity ${fixed(data.equity)} ± ${data.std_error.toFixed(3)}, ` +
       `win ${(100 * data.probabilities.win).toFixed(1)}%, gammon ${(100 * data.probabilities.win_gammon).toFixed(1)}%` +
       (data.cancelled ? " (stopped at the server's time limit)" : "");
+    rolloutFigures(data);
     status.dataset.state = "done";
   } else if (name === "error") {
     status.dataset.state = "failed";
@@ -818,6 +907,8 @@ function wire() {
   on("analyse-plays", "click", analysePlays);
   on("analyse-cube", "click", analyseCube);
   on("rollout-form", "submit", rollout);
+  on("rollout-kind", "change", async () => rolloutControls());
+  on("rollout-stake", "change", async () => rolloutControls());
   on("match-form", "submit", analyseMatch);
   on("match-previous", "click", () => showDecision(review.index - 1));
   on("match-next", "click", () => showDecision(review.index + 1));
