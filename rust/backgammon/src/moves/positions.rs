@@ -10,8 +10,13 @@
 //! - Two different dice: two moves that neither start from the bar, nor bear off, nor touch each
 //!   other (the second starting where the first landed, or landing where the first started) give a
 //!   position that no other pair of moves gives, and are legal in either order. So they are kept
-//!   from the larger-die-first pass and skipped in the other one. Every other play (a checker that
-//!   moves twice, a bear-off, an entry) is compared with the few other such plays found so far.
+//!   from the larger-die-first pass only. Moves that touch are one checker moving on with both
+//!   dice: by way of the larger die's point (kept from the first pass) or of the smaller die's
+//!   (kept from the second pass unless it hits nothing on the way and the first pass found the
+//!   same position by the other way, with nothing hit either). The plays that enter or bear off
+//!   are compared with the few other such plays found so far.
+//!
+//! Positions are held in registers while moves are played on them ([`lanes`]).
 
 use super::top;
 use crate::board::{Position, BAR, OFF};
@@ -239,14 +244,21 @@ fn mixed(w: Lanes, scan: Scan, high: usize, low: usize, out: &mut Out) {
             let to = landing(from, first);
             // Nothing lands where the first move started, so that slot empties when it held one.
             let q_mask = (mask & !(singles & (1 << from))) | ((1 << to) & !1);
-            let q_blots = blots & !(1 << to);
             let mut froms2 = movable(q_mask);
             let plain_first = from != BAR && to != OFF;
+            // Smaller die first, one checker moving on with the larger die: the same position as
+            // moving it with the larger die first (found in the first pass) when that way is open
+            // and neither way hits a blot on the way.
+            let same_checker_seen = !larger_first
+                && from > second
+                && open >> (from - second) & 1 == 1
+                && (blots >> (from - second) | blots >> to) & 1 == 0;
             if !larger_first && plain_first {
-                // Only second moves that touch the first one or bear off can give something new.
-                let mut keep = (1u32 << to) | ((2u32 << second) - 1);
-                if from + second <= BAR {
-                    keep |= 1 << (from + second);
+                // Only second moves that bear off, or the same checker moving on when that gives
+                // something new, can give a position the first pass did not.
+                let mut keep = (2u32 << second) - 1;
+                if !same_checker_seen {
+                    keep |= 1 << to;
                 }
                 froms2 &= keep;
             }
@@ -256,29 +268,43 @@ fn mixed(w: Lanes, scan: Scan, high: usize, low: usize, out: &mut Out) {
             }
             let hit = hits(blots, to);
             let q = w.played(from, first, hit);
+            let q_blots = blots & !(1 << to);
             while froms2 != 0 {
                 let from2 = top(froms2);
                 froms2 &= !(1 << from2);
                 let to2 = landing(from2, second);
                 both = true;
-                let plain = plain_first && from2 != BAR && to2 != OFF && from2 != to && to2 != from;
                 let hit2 = hits(q_blots, to2);
-                let r = q.played(from2, second, hit2);
-                if !plain {
-                    let seen = if n_tracked < TRACKED {
-                        // SAFETY: the first `n_tracked` entries were written below.
-                        tracked[..n_tracked].iter().any(|t| unsafe { t.assume_init_ref() }.same(r))
-                    } else {
-                        out.contains(&r.position())
-                    };
-                    if seen {
+                if plain_first && to2 != OFF {
+                    // Neither move enters nor bears off. Two checkers, one landing where the other
+                    // started, give the position of that checker moving on with both dice, the
+                    // smaller die first: left to the second pass (which keeps it unless the first
+                    // pass found it the other way). Every other such play gives a position no
+                    // other play gives.
+                    if larger_first && to2 == from {
                         continue;
                     }
-                    if n_tracked < TRACKED {
-                        tracked[n_tracked].write(r);
+                    if !larger_first && from2 == to && same_checker_seen {
+                        continue;
                     }
-                    n_tracked += 1;
+                    out.push(q.played(from2, second, hit2));
+                    continue;
                 }
+                // An entry or a bear-off: compared with the others of its kind found so far.
+                let r = q.played(from2, second, hit2);
+                let seen = if n_tracked < TRACKED {
+                    // SAFETY: the first `n_tracked` entries were written below.
+                    tracked[..n_tracked].iter().any(|t| unsafe { t.assume_init_ref() }.same(r))
+                } else {
+                    out.contains(&r.position())
+                };
+                if seen {
+                    continue;
+                }
+                if n_tracked < TRACKED {
+                    tracked[n_tracked].write(r);
+                }
+                n_tracked += 1;
                 out.push(r);
             }
         }
