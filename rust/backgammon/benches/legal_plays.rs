@@ -11,7 +11,7 @@
 //! (default 2); 0 runs one pass, for counting instructions under `valgrind --tool=callgrind`.
 //! `BENCH_GENERATOR=plays` or `positions` times only that generator (for `perf record`, which sees
 //! the whole process); `BENCH_ROLLS=doubles` or `mixed` times only those rolls (the counts are
-//! still checked over all 21).
+//! still checked over all 21); `BENCH_SET=contact` or `race` runs only that set.
 
 use gammon_backgammon::{legal_plays_into, legal_positions_into, Dice, Position, ALL_ROLLS};
 use std::path::PathBuf;
@@ -74,7 +74,11 @@ fn main() {
     let generator = std::env::var("BENCH_GENERATOR").unwrap_or_default();
     let mut out = Vec::with_capacity(1024);
     println!("legal-play generation, one thread ({} rolls per position)", ALL_ROLLS.len());
+    let sets = std::env::var("BENCH_SET").unwrap_or_default();
     for name in ["contact", "race"] {
+        if !sets.is_empty() && sets != name {
+            continue;
+        }
         let positions = load(name);
         let count = pass(&positions, &ALL_ROLLS, &mut out);
         assert_eq!(count, gnubg_count(name), "{name}: play count differs from GNU Backgammon's");

@@ -99,20 +99,17 @@ pub(super) struct Lanes {
 
 // SAFETY (for every `unsafe` block of this implementation): the intrinsics need SSE2 only, which
 // every x86_64 processor has and the target enables by default; the loads read a 16-byte half of
-// a 32-byte aligned `Row` or of a 28-byte array at offset 0 or 12, and the stores write the same
-// halves of a 28-byte array.
+// a 32-byte aligned `Row` or of a 28-byte `Position` or array at offset 0 or 12, and the stores
+// write the same halves of a 28-byte array.
 #[cfg(target_arch = "x86_64")]
 impl Lanes {
     #[inline(always)]
     pub(super) fn of(p: &Position) -> Lanes {
         use std::arch::x86_64::*;
-        let bytes = p.to_bytes();
-        unsafe {
-            Lanes {
-                a: _mm_loadu_si128(bytes.as_ptr().cast()),
-                b: _mm_loadu_si128(bytes.as_ptr().add(12).cast()),
-            }
-        }
+        // Straight from the position's bytes (`repr(C)`, in `to_bytes`' order): through a copy
+        // made by narrower stores, the second load would wait for them to land.
+        let bytes = (p as *const Position).cast::<u8>();
+        unsafe { Lanes { a: _mm_loadu_si128(bytes.cast()), b: _mm_loadu_si128(bytes.add(12).cast()) } }
     }
 
     #[inline(always)]
@@ -275,22 +272,12 @@ impl<'a> Out<'a> {
     #[inline(always)]
     pub(super) fn push(&mut self, w: Lanes) {
         if self.len == self.cap {
-            self.grow();
+            (self.ptr, self.cap) = grow(self.vec, self.len);
         }
         // SAFETY: `len < cap`, so the slot is inside the vector's allocation, and no reference to
         // it exists; `finish` makes the vector's length cover the slots written.
         unsafe { w.write(self.ptr.add(self.len)) };
         self.len += 1;
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn grow(&mut self) {
-        // SAFETY: the first `len` slots were written by `push`.
-        unsafe { self.vec.set_len(self.len) };
-        self.vec.reserve(self.len.max(16));
-        self.ptr = self.vec.as_mut_ptr();
-        self.cap = self.vec.capacity();
     }
 
     /// Drops the results written so far.
@@ -317,4 +304,15 @@ impl<'a> Out<'a> {
         // SAFETY: the first `len` slots were written by `push`, and `len <= cap`.
         unsafe { self.vec.set_len(self.len) };
     }
+}
+
+/// Makes room in `vec`, whose first `len` slots [`Out::push`] wrote, and returns its new pointer
+/// and capacity. Apart from the `Out`, so that the `Out` itself can stay in registers.
+#[cold]
+#[inline(never)]
+fn grow(vec: &mut Vec<Position>, len: usize) -> (*mut Position, usize) {
+    // SAFETY: the first `len` slots were written by `Out::push`, within the capacity.
+    unsafe { vec.set_len(len) };
+    vec.reserve(len.max(16));
+    (vec.as_mut_ptr(), vec.capacity())
 }
