@@ -21,7 +21,7 @@ wheel=${wheels[0]}
 name=$(basename "$wheel")
 echo "built $name"
 case "$name" in
-    gammon-*-cp39-abi3-manylinux*.whl) ;;
+    gammon-*-cp310-abi3-manylinux*.whl) ;;
     *)
         echo "$name: not an abi3 manylinux wheel" >&2
         exit 1

@@ -29,7 +29,7 @@ def noisy() -> gammon.Analysis:
 def test_records_and_totals_agree(noisy):
     a = noisy
     assert a.length == 7 and len(a.players) == 2
-    for p, index in zip(a.players, (0, 1)):
+    for p, index in zip(a.players, (0, 1), strict=True):
         mine = [d for d in a.decisions if d.player == index and d.counted]
         assert p.decisions == len(mine) == p.unforced_plays + p.cube_decisions
         assert p.equity_lost == pytest.approx(sum(d.equity_lost for d in mine))

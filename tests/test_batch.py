@@ -14,7 +14,7 @@ from support import positions
 
 def expected(ps, rolls):
     rows, offsets = [], [0]
-    for p, (d1, d2) in zip(ps, rolls):
+    for p, (d1, d2) in zip(ps, rolls, strict=True):
         plays = p.legal_plays(d1, d2)
         rows.extend(play.position.to_list() for play in plays)
         offsets.append(offsets[-1] + len(plays))

@@ -53,7 +53,7 @@ def test_lone_checker_races_are_exact():
         return Position.from_list(board)
 
     results = rollout_batch([lone(p) for p in (2, 5, 6)], trials=36, seed=1, policy="random")
-    for point, r in zip((2, 5, 6), results):
+    for point, r in zip((2, 5, 6), results, strict=True):
         wins = sum((4 * a if a == b else a + b) >= point for a in range(1, 7) for b in range(1, 7))
         assert r.win == pytest.approx(float(Fraction(wins, 36)), abs=1e-12)
 

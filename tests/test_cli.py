@@ -79,7 +79,7 @@ def test_hint_ranks_every_play_as_the_bot_does(capsys):
     assert [p["play"] for p in data["plays"]] == [str(r.play) for r in ranked]
     assert [p["rank"] for p in data["plays"]] == list(range(1, len(ranked) + 1))
     best = ranked[0].equity
-    for entry, r in zip(data["plays"], ranked):
+    for entry, r in zip(data["plays"], ranked, strict=True):
         assert entry["equity"] == pytest.approx(r.equity)
         assert entry["difference"] == pytest.approx(r.equity - best)
         assert entry["probabilities"]["win"] == pytest.approx(r.probabilities.win)

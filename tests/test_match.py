@@ -316,7 +316,7 @@ def test_random_actions_keep_the_invariants(length, seed, data):
         takes = [a.player for a in history if a.kind == "take"]
         assert g.cube_value == 2 ** len(takes)  # no beavers in a match
         assert g.cube_owner == (takes[-1] if takes else None)
-        assert all(new >= old for new, old in zip(m.score, score))
+        assert all(new >= old for new, old in zip(m.score, score, strict=True))
         assert max(m.score) <= length
         score = m.score
         if m.is_over and ends == 0:

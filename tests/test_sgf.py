@@ -28,7 +28,7 @@ def read(path: Path) -> str:
 
 def assert_same_games(a: Match, b: Match) -> None:
     assert len(a.games) == len(b.games)
-    for x, y in zip(a.games, b.games):
+    for x, y in zip(a.games, b.games, strict=True):
         assert x.history == y.history
         assert (x.winner, x.points) == (y.winner, y.points)
     assert a.score == b.score

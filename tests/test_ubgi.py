@@ -109,7 +109,7 @@ def replay(position: Position, dice: tuple[int, int], text: str) -> Position:
     # Every step but a bear-off with a larger die is exactly one die.
     die_count = 4 if dice[0] == dice[1] else 2
     assert len(pips) <= die_count
-    for pip, step in zip(pips, text.split()):
+    for pip, step in zip(pips, text.split(), strict=True):
         assert pip in dice or (step.endswith("/off") and pip < max(dice)), step
     return Position.from_list(board)
 

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Optional
 
 from gammon import _core
 from gammon._core import Analysis, Match
 
-AnalysisProgress = Callable[[int, int], Optional[bool]]
+AnalysisProgress = Callable[[int, int], bool | None]
 
 
 def analyse(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Union
 
 import numpy as np
 import numpy.typing as npt
@@ -11,7 +10,7 @@ import numpy.typing as npt
 from gammon import _core
 from gammon._core import Position
 
-BoardsLike = Union[npt.ArrayLike, Sequence[Position]]
+BoardsLike = npt.ArrayLike | Sequence[Position]
 
 
 def legal_plays_batch(

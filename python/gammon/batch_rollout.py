@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
-from typing import Any, Optional
+from typing import Any
 
 from gammon._core import CubeContext, GammonError, Position, RolloutResult, read_position
 from gammon.rollouts import merge_rollouts, rollout
 
 ResultCallback = Callable[[int, RolloutResult], None]
-TrialsCallback = Callable[[int], Optional[bool]]
+TrialsCallback = Callable[[int], bool | None]
 
 RAY_INSTALL_HINT = (
     "the Ray backend needs Ray: install it with pip install 'gammon[ray]' (or pip install 'ray[default]')"
@@ -36,7 +36,7 @@ def _start_text(position: Position | str) -> str:
 
 # A cube context as plain data, which pickles for Ray tasks: (value, owner, away or None, crawford,
 # jacoby, beavers).
-ContextSpec = tuple[int, Optional[str], Optional[tuple[int, int]], bool, bool, bool]
+ContextSpec = tuple[int, str | None, tuple[int, int] | None, bool, bool, bool]
 
 
 def _context_spec(context: CubeContext | None) -> ContextSpec | None:

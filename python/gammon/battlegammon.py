@@ -32,7 +32,7 @@ Errors derive from :class:`gammon.GammonError`; a refused action leaves the game
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Literal, Optional
+from typing import Literal
 
 from gammon._core import battlegammon as _native
 from gammon._core.battlegammon import Bot, Game, Play, Position, RolloutResult, read_position
@@ -40,7 +40,7 @@ from gammon._core.battlegammon import Bot, Game, Play, Position, RolloutResult, 
 Side = Literal["white", "black"]
 """A side as the API names it."""
 
-ProgressCallback = Callable[[RolloutResult], Optional[bool]]
+ProgressCallback = Callable[[RolloutResult], bool | None]
 
 
 def parse_position(text: str) -> Position:

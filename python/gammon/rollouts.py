@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 from gammon import _core
 from gammon._core import Play, Position, ReadPosition, RolloutResult, read_position
@@ -11,8 +11,8 @@ from gammon._core import Play, Position, ReadPosition, RolloutResult, read_posit
 if TYPE_CHECKING:
     from gammon._core import CubeContext, CubeRolloutResult
 
-ProgressCallback = Callable[[RolloutResult], Optional[bool]]
-PlaysProgressCallback = Callable[[int, Play, RolloutResult], Optional[bool]]
+ProgressCallback = Callable[[RolloutResult], bool | None]
+PlaysProgressCallback = Callable[[int, Play, RolloutResult], bool | None]
 
 
 def rollout(

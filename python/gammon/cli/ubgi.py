@@ -351,7 +351,7 @@ class Engine:
             raise UbgiError(
                 BAD_COMMAND, "expected: newsession type <money|match> [length <N>] [jacoby|crawford <on|off>]"
             )
-        options = dict(zip(args[::2], args[1::2]))
+        options = dict(zip(args[::2], args[1::2], strict=True))
         if (
             options.get("type") == "money"
             and options.get("jacoby", "off") == "off"
@@ -528,7 +528,7 @@ SEARCH_LIMITS = ("movetime", "depth", "nodes", "trials")
 def _search_limits(args: list[str]) -> None:
     if len(args) % 2:
         raise UbgiError(BAD_COMMAND, "expected: go role <role> [movetime|depth|nodes|trials <n>] ...")
-    for name, value in zip(args[::2], args[1::2]):
+    for name, value in zip(args[::2], args[1::2], strict=True):
         if name not in SEARCH_LIMITS:
             raise UbgiError(
                 BAD_COMMAND, f"go role: unknown limit {name!r} (movetime, depth, nodes, trials are)"
