@@ -4,6 +4,7 @@ use super::net::screen::Screen;
 use super::net::NeuralNet;
 use super::{Evaluator, Policy, Probabilities, PubevalPolicy, RandomPolicy};
 use gammon_backgammon::dice_game::Backgammon;
+use gammon_backgammon::legal_positions_into;
 use gammon_core::dice::{Dice, DiceStream};
 use gammon_core::error::{Error, Result};
 
@@ -89,6 +90,17 @@ impl Policy<Backgammon> for BuiltinPolicy {
             Some(policy) => policy.choose_valued(game, position, dice, plays, stream),
             None => (self.choose(game, position, dice, plays, stream), None),
         }
+    }
+
+    fn choose_after(
+        &self,
+        game: &Backgammon,
+        position: &gammon_backgammon::Position,
+        dice: Dice,
+        valued: bool,
+        stream: &mut DiceStream,
+    ) -> Option<(gammon_backgammon::Position, Option<Probabilities>)> {
+        self.net_policy()?.choose_after(game, position, dice, valued, stream)
     }
 
     fn evaluator(&self) -> Option<&dyn Evaluator<gammon_backgammon::Position>> {
@@ -195,6 +207,20 @@ impl Policy<Backgammon> for RolloutPlayer {
         }
     }
 
+    fn choose_after(
+        &self,
+        game: &Backgammon,
+        position: &gammon_backgammon::Position,
+        dice: Dice,
+        valued: bool,
+        stream: &mut DiceStream,
+    ) -> Option<(gammon_backgammon::Position, Option<Probabilities>)> {
+        match self {
+            RolloutPlayer::Policy(p) => p.choose_after(game, position, dice, valued, stream),
+            RolloutPlayer::Bot(_) => None,
+        }
+    }
+
     fn evaluator(&self) -> Option<&dyn Evaluator<gammon_backgammon::Position>> {
         self.inner().evaluator()
     }
@@ -285,6 +311,46 @@ impl Policy<Backgammon> for NetPolicy<'_> {
         // choice its inputs to start from.
         let (k, value) = self.net.best_of_screened(self.screen, self.keep, position, plays);
         (k, Some(value))
+    }
+
+    fn choose_after(
+        &self,
+        _: &Backgammon,
+        position: &gammon_backgammon::Position,
+        dice: Dice,
+        valued: bool,
+        _: &mut DiceStream,
+    ) -> Option<(gammon_backgammon::Position, Option<Probabilities>)> {
+        type Scratch = (Vec<gammon_backgammon::Position>, Vec<gammon_backgammon::Position>);
+        thread_local! {
+            // Reused: rollouts call this at every roll, and need not allocate each time.
+            static SCRATCH: std::cell::RefCell<Scratch> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+        }
+        SCRATCH.with_borrow_mut(|(all, kept)| {
+            // The positions alone cost about half as much to generate as the plays, and the
+            // screen and the nets give them the plays' values to the bit. Only equals need the
+            // plays: the choice among them keeps the first in the plays' order.
+            legal_positions_into(position, dice, all);
+            if all.len() == 1 && !valued {
+                // A forced play, which `choose` takes without judging it.
+                return Some((all[0].swapped(), None));
+            }
+            let candidates = if all.len() > self.keep {
+                if !self.screen.keep_best_positions(position, all, self.keep, kept) {
+                    return None;
+                }
+                &kept[..]
+            } else {
+                &all[..]
+            };
+            // `prepare_again` leaves the last choice's inputs in place for the plays' path
+            // should the choice fall to it.
+            let mut prepared = self.net.prepare_again(position);
+            let (best, value) = prepared.best_of_positions(candidates)?;
+            let after = candidates[best];
+            prepared.remember_position(&after);
+            Some((after.swapped(), valued.then_some(value)))
+        })
     }
 
     fn evaluator(&self) -> Option<&dyn Evaluator<gammon_backgammon::Position>> {
@@ -400,6 +466,52 @@ mod tests {
                 .1,
             None
         );
+    }
+
+    #[test]
+    fn choosing_among_positions_takes_the_plays_choice_to_the_bit() {
+        // The reference is the choice among the full plays (`choose` and `choose_valued`), which
+        // the positions' choice must repeat: the same position after it and the same value, over
+        // positions of games from the start to the bear-off, every roll.
+        use gammon_backgammon::legal_positions;
+        let mut stream = DiceStream::new(11, 0);
+        let mut p = Position::initial();
+        let (mut chosen, mut left, mut forced) = (0, 0, 0);
+        for _ in 0..400 {
+            for roll in ALL_ROLLS {
+                let plays = legal_plays(&p, roll);
+                for policy in [BuiltinPolicy::Net, BuiltinPolicy::NetAll] {
+                    for valued in [false, true] {
+                        let Some((after, value)) =
+                            policy.choose_after(&Backgammon, &p, roll, valued, &mut stream)
+                        else {
+                            // Equals at the screen's cut or among the best.
+                            left += 1;
+                            continue;
+                        };
+                        let (k, want) = if valued {
+                            policy.choose_valued(&Backgammon, &p, roll, &plays, &mut stream)
+                        } else {
+                            (policy.choose(&Backgammon, &p, roll, &plays, &mut stream), None)
+                        };
+                        assert_eq!(after, plays[k].position.swapped(), "{p:?} {roll:?} {policy:?}");
+                        assert_eq!(value, want, "{p:?} {roll:?} {policy:?}");
+                        chosen += 1;
+                        forced += (plays.len() == 1) as u32;
+                    }
+                }
+            }
+            let plays = legal_positions(&p, stream.roll());
+            p = plays[plays.len() / 3].swapped();
+            if Backgammon.result(&p).is_some() {
+                p = Position::initial();
+            }
+        }
+        assert!(chosen > 30_000 && forced > 100, "{chosen} {forced}");
+        // The policies that cannot choose among positions leave it to the plays.
+        let roll = ALL_ROLLS[3];
+        assert_eq!(BuiltinPolicy::Pubeval.choose_after(&Backgammon, &p, roll, false, &mut stream), None);
+        assert!(left * 100 < chosen, "{left} of {chosen} left to the plays");
     }
 
     #[test]

@@ -48,6 +48,25 @@ pub trait Policy<G: DiceGame>: Sync {
         (self.choose(game, position, dice, plays, dice_stream), None)
     }
 
+    /// The choice of [`Policy::choose_valued`] (with the value when `valued`, else as
+    /// [`Policy::choose`], value `None`) made without the list of plays: the position the chosen
+    /// play leads to, as `game.after` gives it, for a policy that can choose among the resulting
+    /// positions alone, which costs less to generate. It must be the position and value the
+    /// choice among the plays would give, so that a rollout comes out the same either way.
+    /// `None` (the default) when the policy cannot, or cannot this time (equals whose order only
+    /// the plays tell); the caller then asks [`Policy::choose`] or [`Policy::choose_valued`].
+    fn choose_after(
+        &self,
+        game: &G,
+        position: &G::Position,
+        dice: Dice,
+        valued: bool,
+        dice_stream: &mut DiceStream,
+    ) -> Option<(G::Position, Option<Probabilities>)> {
+        let _ = (game, position, dice, valued, dice_stream);
+        None
+    }
+
     /// The evaluator behind the choices, if any. A rollout uses it to truncate games and to
     /// measure the luck of each roll (variance reduction).
     fn evaluator(&self) -> Option<&dyn Evaluator<G::Position>> {

@@ -441,6 +441,16 @@ impl Prepared<'_> {
         CHOSEN.with_borrow_mut(|c| *c = Some(chosen));
     }
 
+    /// [`Prepared::remember`] for a choice made among the positions of
+    /// [`legal_positions_into`](gammon_backgammon::legal_positions_into): `chosen` is the position
+    /// after it, seen from the mover. The points compared ([`touched_between`]) give the same
+    /// inputs as the play's, as for [`Prepared::evaluate_positions`].
+    pub fn remember_position(self, chosen: &Position) {
+        let touched = touched_between(&self.before, chosen);
+        let chosen = Chosen { after: chosen.swapped(), reference: self.reference, touched };
+        CHOSEN.with_borrow_mut(|c| *c = Some(chosen));
+    }
+
     /// [`NeuralNet::best_of_screened`] from the prepared position.
     pub fn best_of_screened(
         &mut self,

@@ -198,6 +198,82 @@ impl Screen {
         kept.sort_unstable();
     }
 
+    /// [`Screen::keep_best`] for a roll's candidates given as the positions they lead to: of
+    /// `after` (the distinct positions the plays of one roll from `before` lead to, seen from the
+    /// mover, as [`legal_positions_into`](gammon_backgammon::legal_positions_into) gives them), the
+    /// `keep` (at least one) the screen scores highest, into `kept` (cleared first, in no
+    /// particular order); every position when there are no more. `false` when a position left
+    /// out scores the same as the lowest kept: `keep_best` keeps the first of equals in the order
+    /// of the plays, which the positions alone do not tell, so a caller that must keep what it
+    /// keeps asks it then. Otherwise the set kept is `keep_best`'s, as the scores are to the bit
+    /// ([`Look::score_position`]).
+    pub fn keep_best_positions(
+        &self,
+        before: &Position,
+        after: &[Position],
+        keep: usize,
+        kept: &mut Vec<Position>,
+    ) -> bool {
+        kept.clear();
+        let keep = keep.max(1);
+        if after.len() <= keep {
+            kept.extend_from_slice(after);
+            return true;
+        }
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("bmi1") {
+            // SAFETY: the CPU supports AVX2 and BMI1, checked just above.
+            return unsafe { self.keep_best_positions_avx2(before, after, keep, kept) };
+        }
+        self.keep_best_positions_with(before, after, keep, kept)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1")]
+    unsafe fn keep_best_positions_avx2(
+        &self,
+        before: &Position,
+        after: &[Position],
+        keep: usize,
+        kept: &mut Vec<Position>,
+    ) -> bool {
+        self.keep_best_positions_with(before, after, keep, kept)
+    }
+
+    #[inline(always)]
+    fn keep_best_positions_with(
+        &self,
+        before: &Position,
+        after: &[Position],
+        keep: usize,
+        kept: &mut Vec<Position>,
+    ) -> bool {
+        thread_local! {
+            static TOP: std::cell::RefCell<Vec<(f32, usize)>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        let look = self.look(before);
+        TOP.with_borrow_mut(|top| {
+            top.clear();
+            // The highest score of the positions left out so far.
+            let mut cut = f32::NEG_INFINITY;
+            for (k, q) in after.iter().enumerate() {
+                let s = look.score_position(q);
+                if top.len() == keep && s <= top[keep - 1].0 {
+                    cut = cut.max(s);
+                    continue;
+                }
+                let at = top.iter().position(|&(t, _)| s > t).unwrap_or(top.len());
+                top.insert(at, (s, k));
+                if top.len() > keep {
+                    let (dropped, _) = top.pop().expect("more than kept");
+                    cut = cut.max(dropped);
+                }
+            }
+            kept.extend(top.iter().map(|&(_, k)| after[k]));
+            cut < top[keep - 1].0
+        })
+    }
+
     /// One step of training on the plays of one roll from `before`, whose full-net equities are
     /// `targets`: moves each play's score so that its difference from the roll's mean score
     /// approaches its equity's difference from the mean equity, with step size `alpha`. Returns

@@ -216,23 +216,26 @@ impl<G: DiceGame> Worker<G> {
         stream: &mut DiceStream,
     ) -> Step<G> {
         let game = setup.game;
-        game.legal_plays(position, dice, &mut self.plays);
-        let (mut luck, mut chosen) = (None, None);
+        let mut luck = None;
         // The opening roll's luck is left alone: it is stratified over its 30 outcomes.
         if setup.variance_reduction && !(setup.opening && ply == 0) && setup.evaluator.is_some() {
             let (l, best, value) = self.roll_luck(game, setup.policy, position, dice);
             luck = Some(l.to_array());
             if setup.policy.chooses_the_evaluators_best() {
-                chosen = Some((best, Some(value)));
+                game.legal_plays(position, dice, &mut self.plays);
+                return Step { after: game.after(&self.plays[best]), luck, value: Some(value.flipped()) };
             }
         }
-        let (k, value) = match chosen {
-            Some(chosen) => chosen,
-            // Only a cube decision uses the value: a cubeless rollout asks for none.
-            None if setup.cube.is_some() => {
-                setup.policy.choose_valued(game, position, dice, &self.plays, stream)
-            }
-            None => (setup.policy.choose(game, position, dice, &self.plays, stream), None),
+        // Only a cube decision uses the value: a cubeless rollout asks for none.
+        let valued = setup.cube.is_some();
+        if let Some((after, value)) = setup.policy.choose_after(game, position, dice, valued, stream) {
+            return Step { after, luck, value: value.map(|v| v.flipped()) };
+        }
+        game.legal_plays(position, dice, &mut self.plays);
+        let (k, value) = if valued {
+            setup.policy.choose_valued(game, position, dice, &self.plays, stream)
+        } else {
+            (setup.policy.choose(game, position, dice, &self.plays, stream), None)
         };
         Step { after: game.after(&self.plays[k]), luck, value: value.map(|v| v.flipped()) }
     }
