@@ -103,6 +103,7 @@ pub(super) struct Lanes {
 // write the same halves of a 28-byte array.
 #[cfg(target_arch = "x86_64")]
 impl Lanes {
+    /// The lanes of `p`.
     #[inline(always)]
     pub(super) fn of(p: &Position) -> Lanes {
         use std::arch::x86_64::*;
@@ -112,6 +113,8 @@ impl Lanes {
         unsafe { Lanes { a: _mm_loadu_si128(bytes.cast()), b: _mm_loadu_si128(bytes.add(12).cast()) } }
     }
 
+    /// The position these lanes hold (through memory: for the rare comparisons with results
+    /// already written).
     #[inline(always)]
     pub(super) fn position(self) -> Position {
         use std::arch::x86_64::*;
