@@ -197,14 +197,18 @@ def main() -> None:
         args.wildbg,
     )
     driver = args.wildbg / CPU_DRIVER_PATH
+    made_folder = not driver.parent.exists()
     if args.cpu_time:
         driver.parent.mkdir(exist_ok=True)
         driver.write_text(CPU_DRIVER)
     try:
         rounds(args, bench)
     finally:
+        # Leave wildbg's checkout as it was.
         if args.cpu_time:
             driver.unlink()
+            if made_folder:
+                driver.parent.rmdir()
 
 
 def rounds(args: argparse.Namespace, bench: str) -> None:
