@@ -67,10 +67,11 @@ fn movable(mask: u32) -> u32 {
     }
 }
 
-/// Whether a move landing on `to` hits: a blot there (never off).
+/// Whether a move landing on `to` hits: a blot there (never off). Never when `BLOTS` is false
+/// (the caller's promise that `blots` is empty), known at compile time.
 #[inline(always)]
-fn hits(blots: u32, to: usize) -> bool {
-    blots >> to & 1 == 1
+fn hits<const BLOTS: bool>(blots: u32, to: usize) -> bool {
+    BLOTS && blots >> to & 1 == 1
 }
 
 /// The slots of `froms` (see [`movable`]) from which a checker can move `die`: onto an open point,
@@ -112,10 +113,13 @@ pub fn legal_positions_into(position: &Position, dice: Dice, out: &mut Vec<Posit
     let w = Lanes::of(position);
     let scan = Scan::of(w);
     let high = dice.high() as usize;
-    if dice.is_double() {
-        doubles(w, scan, high, &mut out);
-    } else {
-        mixed(w, scan, high, dice.low() as usize, &mut out);
+    // With no blot of theirs to hit (every race, and many contact positions) the hit tests and
+    // the bookkeeping of blots compile away: races have many results per roll and little else.
+    match (dice.is_double(), scan.blots != 0) {
+        (true, true) => doubles::<true>(w, scan, high, &mut out),
+        (true, false) => doubles::<false>(w, scan, high, &mut out),
+        (false, true) => mixed::<true>(w, scan, high, dice.low() as usize, &mut out),
+        (false, false) => mixed::<false>(w, scan, high, dice.low() as usize, &mut out),
     }
     out.finish();
 }
@@ -131,7 +135,7 @@ pub fn legal_positions(position: &Position, dice: Dice) -> Vec<Position> {
 /// loops so that every position stays in registers. `most` is the number of moves of the results
 /// in `out`: a play that stops early is kept only while none has been found that goes further.
 #[inline(always)]
-fn doubles(w0: Lanes, scan: Scan, die: usize, out: &mut Out) {
+fn doubles<const BLOTS: bool>(w0: Lanes, scan: Scan, die: usize, out: &mut Out) {
     let Scan { ours: mask0, open, blots: blots0, .. } = scan;
     let mut most = 0u8;
     // A play that cannot go on after `done` moves.
@@ -153,7 +157,7 @@ fn doubles(w0: Lanes, scan: Scan, die: usize, out: &mut Out) {
         let from1 = top(froms1);
         froms1 &= !(1 << from1);
         let to1 = landing(from1, die);
-        let w1 = w0.played(from1, die, hits(blots0, to1));
+        let w1 = w0.played(from1, die, hits::<BLOTS>(blots0, to1));
         let blots1 = blots0 & !(1 << to1);
         let mask1 = ours(w1);
         let mut froms2 = legal_froms(movable(mask1) & ((2u32 << from1) - 1), open, die, top(mask1));
@@ -165,7 +169,7 @@ fn doubles(w0: Lanes, scan: Scan, die: usize, out: &mut Out) {
             let from2 = top(froms2);
             froms2 &= !(1 << from2);
             let to2 = landing(from2, die);
-            let w2 = w1.played(from2, die, hits(blots1, to2));
+            let w2 = w1.played(from2, die, hits::<BLOTS>(blots1, to2));
             let blots2 = blots1 & !(1 << to2);
             let mask2 = ours(w2);
             let mut froms3 = legal_froms(movable(mask2) & ((2u32 << from2) - 1), open, die, top(mask2));
@@ -177,7 +181,7 @@ fn doubles(w0: Lanes, scan: Scan, die: usize, out: &mut Out) {
                 let from3 = top(froms3);
                 froms3 &= !(1 << from3);
                 let to3 = landing(from3, die);
-                let w3 = w2.played(from3, die, hits(blots2, to3));
+                let w3 = w2.played(from3, die, hits::<BLOTS>(blots2, to3));
                 let blots3 = blots2 & !(1 << to3);
                 let mask3 = ours(w3);
                 let mut froms4 = legal_froms(movable(mask3) & ((2u32 << from3) - 1), open, die, top(mask3));
@@ -193,7 +197,7 @@ fn doubles(w0: Lanes, scan: Scan, die: usize, out: &mut Out) {
                     let from4 = top(froms4);
                     froms4 &= !(1 << from4);
                     let to4 = landing(from4, die);
-                    out.push(w3.played(from4, die, hits(blots3, to4)));
+                    out.push(w3.played(from4, die, hits::<BLOTS>(blots3, to4)));
                 }
             }
         }
@@ -226,7 +230,7 @@ impl Change {
 
 /// Two different dice.
 #[inline(always)]
-fn mixed(w: Lanes, scan: Scan, high: usize, low: usize, out: &mut Out) {
+fn mixed<const BLOTS: bool>(w: Lanes, scan: Scan, high: usize, low: usize, out: &mut Out) {
     let Scan { ours: mask, open, blots, singles } = scan;
     let highest = top(mask);
     // The results of the plays that may equal one another: few, so a scan finds a repeat, and
@@ -252,7 +256,7 @@ fn mixed(w: Lanes, scan: Scan, high: usize, low: usize, out: &mut Out) {
             let same_checker_seen = !larger_first
                 && from > second
                 && open >> (from - second) & 1 == 1
-                && (blots >> (from - second) | blots >> to) & 1 == 0;
+                && (!BLOTS || (blots >> (from - second) | blots >> to) & 1 == 0);
             if !larger_first && plain_first {
                 // Only second moves that bear off, or the same checker moving on when that gives
                 // something new, can give a position the first pass did not.
@@ -266,7 +270,7 @@ fn mixed(w: Lanes, scan: Scan, high: usize, low: usize, out: &mut Out) {
             if froms2 == 0 {
                 continue;
             }
-            let hit = hits(blots, to);
+            let hit = hits::<BLOTS>(blots, to);
             let q = w.played(from, first, hit);
             let q_blots = blots & !(1 << to);
             while froms2 != 0 {
@@ -274,7 +278,7 @@ fn mixed(w: Lanes, scan: Scan, high: usize, low: usize, out: &mut Out) {
                 froms2 &= !(1 << from2);
                 let to2 = landing(from2, second);
                 both = true;
-                let hit2 = hits(q_blots, to2);
+                let hit2 = hits::<BLOTS>(q_blots, to2);
                 if plain_first && to2 != OFF {
                     // Neither move enters nor bears off. Two checkers, one landing where the other
                     // started, give the position of that checker moving on with both dice, the
@@ -319,7 +323,7 @@ fn mixed(w: Lanes, scan: Scan, high: usize, low: usize, out: &mut Out) {
             let from = top(froms);
             froms &= !(1 << from);
             let to = landing(from, die);
-            out.push(w.played(from, die, hits(blots, to)));
+            out.push(w.played(from, die, hits::<BLOTS>(blots, to)));
         }
         if !out.is_empty() {
             return;
