@@ -358,18 +358,18 @@ impl Look<'_> {
     #[inline]
     pub fn score_position(&self, after: &Position) -> f32 {
         let mut sums = self.sums;
-        let new = slots(after);
+        let now = slots(after);
         // The slots that differ as a mask first (compared all at once, without a branch each),
         // then swapped in slot order as before. The opponent's tray (slot 27) never changes in
         // a play.
         let mut changed = 0u32;
-        for k in 0..27 {
-            changed |= ((self.slots[k] != new[k]) as u32) << k;
+        for (k, (&old, &new)) in self.slots.iter().zip(&now).enumerate().take(27) {
+            changed |= ((old != new) as u32) << k;
         }
         while changed != 0 {
             let k = changed.trailing_zeros() as usize;
             changed &= changed - 1;
-            swap_row(&mut sums, self.screen.row(k, self.slots[k]), self.screen.row(k, new[k]));
+            swap_row(&mut sums, self.screen.row(k, self.slots[k]), self.screen.row(k, now[k]));
         }
         self.screen.score_from_sums(&sums)
     }
