@@ -128,7 +128,7 @@ impl PlayGenerator {
         let mask = occupied(p);
         let highest = top(mask);
         for (first, second) in [(high, low), (low, high)] {
-            let mut froms = movable(p, mask);
+            let mut froms = movable(mask);
             while froms != 0 {
                 let from = top(froms);
                 froms &= !(1 << from);
@@ -139,7 +139,7 @@ impl PlayGenerator {
                 let q_mask = after_move(mask, &q, from, to);
                 let q_highest = top(q_mask);
                 let mut two_found = false;
-                let mut froms2 = movable(&q, q_mask);
+                let mut froms2 = movable(q_mask);
                 while froms2 != 0 {
                     let from2 = top(froms2);
                     froms2 &= !(1 << from2);
@@ -171,7 +171,7 @@ impl PlayGenerator {
         let highest = top(mask);
         let mut moved = false;
         // Our points no higher than `start`, highest first.
-        let mut froms = movable(&p, mask) & ((2u32 << start) - 1);
+        let mut froms = movable(mask) & ((2u32 << start) - 1);
         while froms != 0 {
             let from = top(froms);
             froms &= !(1 << from);
@@ -296,12 +296,12 @@ fn occupied(p: &Position) -> u32 {
     mask
 }
 
-/// The slots of `mask` (see [`occupied`]) whose checkers may move: only the bar while a checker
-/// of ours is on it.
-#[inline]
-fn movable(p: &Position, mask: u32) -> u32 {
-    if p.at(BAR) > 0 {
-        mask & (1 << BAR)
+/// The slots of `mask` (our occupied slots, as [`occupied`] gives them) whose checkers may move:
+/// only the bar while a checker of ours is on it.
+#[inline(always)]
+fn movable(mask: u32) -> u32 {
+    if mask & (1 << BAR) != 0 {
+        1 << BAR
     } else {
         mask
     }

@@ -20,7 +20,7 @@
 
 // The steps and the exact comparison of two-move plays are the positions-only generator's.
 use super::positions::{landing, legal_froms, Change, TRACKED};
-use super::{top, Move, Play};
+use super::{movable, top, Move, Play};
 use crate::board::{Position, BAR, OFF};
 use gammon_core::dice::Dice;
 use std::mem::MaybeUninit;
@@ -219,16 +219,6 @@ fn lane_masks(w: Words) -> (u32, u32, u32) {
         blots |= ((n == -1) as u32) << i;
     }
     (ours, open, blots)
-}
-
-/// The slots of `mask` whose checkers may move: only the bar while one of ours is on it.
-#[inline(always)]
-fn movable(mask: u32) -> u32 {
-    if mask & (1 << BAR) != 0 {
-        1 << BAR
-    } else {
-        mask
-    }
 }
 
 /// Our occupied slots after a move `from` -> `to` that left `q`.

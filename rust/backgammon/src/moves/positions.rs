@@ -18,7 +18,7 @@
 //!
 //! Positions are held in registers while moves are played on them ([`lanes`]).
 
-use super::top;
+use super::{movable, top};
 use crate::board::{Position, BAR, OFF};
 use gammon_core::dice::Dice;
 use lanes::{Lanes, Out};
@@ -54,17 +54,6 @@ impl Scan {
 #[inline(always)]
 fn ours(w: Lanes) -> u32 {
     w.greater(0) & 0x03FF_FFFE
-}
-
-/// The slots of `mask` (our occupied slots) whose checkers may move: only the bar while a checker
-/// of ours is on it.
-#[inline(always)]
-fn movable(mask: u32) -> u32 {
-    if mask & (1 << BAR) != 0 {
-        1 << BAR
-    } else {
-        mask
-    }
 }
 
 /// Whether a move landing on `to` hits: a blot there (never off). Never when `BLOTS` is false
