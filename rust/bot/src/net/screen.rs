@@ -182,17 +182,7 @@ impl Screen {
         }
         let look = self.look(before);
         TOP.with_borrow_mut(|top| {
-            // The best so far, best first; a candidate enters if it beats the worst kept.
-            top.clear();
-            for (k, play) in plays.iter().enumerate() {
-                let s = look.score(play);
-                if top.len() == keep && s <= top[keep - 1].0 {
-                    continue;
-                }
-                let at = top.iter().position(|&(t, _)| s > t).unwrap_or(top.len());
-                top.insert(at, (s, k));
-                top.truncate(keep);
-            }
+            keep_highest(plays.iter().map(|play| look.score(play)), keep, top);
             kept.extend(top.iter().map(|&(_, k)| k));
         });
         kept.sort_unstable();
@@ -253,22 +243,7 @@ impl Screen {
         }
         let look = self.look(before);
         TOP.with_borrow_mut(|top| {
-            top.clear();
-            // The highest score of the positions left out so far.
-            let mut cut = f32::NEG_INFINITY;
-            for (k, q) in after.iter().enumerate() {
-                let s = look.score_position(q);
-                if top.len() == keep && s <= top[keep - 1].0 {
-                    cut = cut.max(s);
-                    continue;
-                }
-                let at = top.iter().position(|&(t, _)| s > t).unwrap_or(top.len());
-                top.insert(at, (s, k));
-                if top.len() > keep {
-                    let (dropped, _) = top.pop().expect("more than kept");
-                    cut = cut.max(dropped);
-                }
-            }
+            let cut = keep_highest(after.iter().map(|q| look.score_position(q)), keep, top);
             kept.extend(top.iter().map(|&(_, k)| after[k]));
             cut < top[keep - 1].0
         })
@@ -435,6 +410,28 @@ fn swap_row(sums: &mut [f32; HIDDEN], old: &[f32; HIDDEN], new: &[f32; HIDDEN]) 
     for j in 0..HIDDEN {
         sums[j] += new[j] - old[j];
     }
+}
+
+/// Puts into `top` (cleared first) the `keep` highest of `scores` with their places, best first,
+/// the first of equals ahead, and returns the highest score left out (negative infinity when
+/// none was). One pass: a score enters only if it beats the lowest kept.
+#[inline(always)]
+fn keep_highest(scores: impl Iterator<Item = f32>, keep: usize, top: &mut Vec<(f32, usize)>) -> f32 {
+    top.clear();
+    let mut cut = f32::NEG_INFINITY;
+    for (k, s) in scores.enumerate() {
+        if top.len() == keep && s <= top[keep - 1].0 {
+            cut = cut.max(s);
+            continue;
+        }
+        let at = top.iter().position(|&(t, _)| s > t).unwrap_or(top.len());
+        top.insert(at, (s, k));
+        if top.len() > keep {
+            let (dropped, _) = top.pop().expect("more than kept");
+            cut = cut.max(dropped);
+        }
+    }
+    cut
 }
 
 #[cfg(test)]
