@@ -41,18 +41,12 @@ def load(name: str, n: int):
     return [Position.from_id(line) for line in lines[:n]]
 
 
-def gnubg_board(board: list[int]) -> list[list[int]]:
-    """gnubg's two 25-slot lists (opponent first), each in its owner's numbering, bar last."""
-    ours = [max(board[i], 0) for i in range(1, 25)] + [board[25]]
-    theirs = [max(-board[25 - i], 0) for i in range(1, 25)] + [-board[0]]
-    return [theirs, ours]
-
-
 def loops(positions):
     """One function per kind, each making every call once and returning the number of plays."""
     import gnubg_nn
+    from gnubg_duel import gnubg_board
 
-    boards = [gnubg_board(p.to_list()) for p in positions]
+    boards = [gnubg_board(p) for p in positions]
 
     def plays() -> int:
         return sum(len(p.legal_plays(d1, d2)) for p in positions for d1, d2 in ROLLS)
