@@ -100,7 +100,9 @@ pub(super) fn landing(from: usize, die: usize) -> usize {
 pub fn legal_positions_into(position: &Position, dice: Dice, out: &mut Vec<Position>) {
     let mut out = Out::new(out);
     let w = Lanes::of(position);
-    let scan = Scan::of(w);
+    let mut scan = Scan::of(w);
+    // Moves only land below our highest checker, so blots of theirs behind it are never hit.
+    scan.blots &= (1u32 << top(scan.ours)) - 1;
     let high = dice.high() as usize;
     // With no blot of theirs to hit (every race, and many contact positions) the hit tests and
     // the bookkeeping of blots compile away: races have many results per roll and little else.
@@ -228,7 +230,24 @@ fn mixed<const BLOTS: bool>(w: Lanes, scan: Scan, high: usize, low: usize, out: 
     let mut tracked = [const { MaybeUninit::<Lanes>::uninit() }; TRACKED];
     let mut n_tracked = 0usize;
     let mut both = false;
-    for (first, second) in [(high, low), (low, high)] {
+    // In a race (nothing of theirs left to hit or to be blocked by below our highest checker)
+    // where no checker can bear off, the smaller-die-first pass finds nothing new: every plain
+    // pair is found by the first pass, and one checker moving on with both dice is found there
+    // the larger-die way, which is open. It bears off only if, after one move, every checker is
+    // home: at most one is outside, and it comes home with the smaller die.
+    let below = (1u32 << highest).wrapping_sub(2);
+    let outside = mask & !0x7F;
+    let one_outside = outside.is_power_of_two() && singles & outside != 0;
+    let passes = if !BLOTS
+        && open & below == below
+        && mask & (1 << BAR) == 0
+        && (outside != 0 && !one_outside || one_outside && highest > 6 + low)
+    {
+        1
+    } else {
+        2
+    };
+    for (first, second) in [(high, low), (low, high)].into_iter().take(passes) {
         let larger_first = first == high;
         let mut froms = legal_froms(movable(mask), open, first, highest);
         while froms != 0 {

@@ -123,8 +123,40 @@ fn position() -> impl Strategy<Value = Position> {
     })
 }
 
+/// A race: all of ours (some perhaps off) on points below all of theirs, our highest between 2
+/// and 16 so that bear-offs, one checker outside (the others home, when `home`) and several
+/// outside all come up.
+fn race() -> impl Strategy<Value = Position> {
+    (2usize..=16, any::<bool>()).prop_flat_map(|(cut, home)| {
+        let below = if home { cut.min(6) } else { cut };
+        (Just(cut), prop::collection::vec(0..=below, 15), prop::collection::vec(cut + 1..=25, 15)).prop_map(
+            |(cut, ours, theirs)| {
+                let mut board = [0i8; 26];
+                board[cut] = 1;
+                for &s in &ours[1..] {
+                    if s > 0 {
+                        board[s] += 1;
+                    }
+                }
+                for &s in &theirs {
+                    if s < 25 {
+                        board[s] -= 1;
+                    }
+                }
+                Position::from_board(board).unwrap()
+            },
+        )
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn agrees_with_the_full_generator_in_races(p in race(), roll in 0u8..36) {
+        let dice = Dice::from_outcome(roll);
+        prop_assert_eq!(same_set(&p, dice), Ok(()));
+    }
 
     #[test]
     fn agrees_with_the_full_generator(p in position(), roll in 0u8..36) {
