@@ -186,7 +186,7 @@ fn scan(w: Words) -> (u32, u32, u32) {
 
 /// For every lane of `w` (bit `i` for lane `i`): greater than 0, at least -1, equal to -1. Three
 /// byte compares of each word and their sign bits, on x86_64 (where SSE2 is always present).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
 #[inline(always)]
 fn lane_masks(w: Words) -> (u32, u32, u32) {
     use std::arch::x86_64::*;
@@ -207,7 +207,7 @@ fn lane_masks(w: Words) -> (u32, u32, u32) {
 }
 
 /// As the x86_64 version, a lane at a time.
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(any(not(target_arch = "x86_64"), gammon_portable))]
 #[inline(always)]
 fn lane_masks(w: Words) -> (u32, u32, u32) {
     let (mut ours, mut open, mut blots) = (0u32, 0u32, 0u32);

@@ -88,7 +88,7 @@ static MOVES: [[[Row; 32]; 2]; 8] = {
 };
 
 /// A position as byte lanes in registers: lanes 0..=25 the board slots, 26 and 27 the trays.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
 #[derive(Clone, Copy)]
 pub(super) struct Lanes {
     /// Lanes 0..=15.
@@ -101,7 +101,7 @@ pub(super) struct Lanes {
 // every x86_64 processor has and the target enables by default; the loads read a 16-byte half of
 // a 32-byte aligned `Row` or of a 28-byte `Position` or array at offset 0 or 12, and the stores
 // write the same halves of a 28-byte array.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
 impl Lanes {
     /// The lanes of `p`.
     #[inline(always)]
@@ -195,11 +195,11 @@ impl Lanes {
 }
 
 /// Elsewhere the lanes are the bytes of the position, changed a byte at a time.
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(any(not(target_arch = "x86_64"), gammon_portable))]
 #[derive(Clone, Copy)]
 pub(super) struct Lanes([i8; 28]);
 
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(any(not(target_arch = "x86_64"), gammon_portable))]
 impl Lanes {
     #[inline(always)]
     pub(super) fn of(p: &Position) -> Lanes {
@@ -223,23 +223,17 @@ impl Lanes {
     }
 
     #[inline(always)]
-    pub(super) fn moved(mut self, from: usize, to: usize, hit: bool) -> Lanes {
-        for r in [&LEAVE[from & 31], &ARRIVE[hit as usize][to & 31]] {
-            for (i, lane) in self.0.iter_mut().enumerate() {
-                *lane = lane.wrapping_add(if i < 16 { r.0[i] } else { r.1[i - 12] });
-            }
-        }
-        self
-    }
-
-    #[inline(always)]
     pub(super) fn same(self, other: Lanes) -> bool {
         self.0 == other.0
     }
 
     #[inline(always)]
-    pub(super) fn played(self, from: usize, die: usize, hit: bool) -> Lanes {
-        self.moved(from, from.saturating_sub(die), hit)
+    pub(super) fn played(mut self, from: usize, die: usize, hit: bool) -> Lanes {
+        let row = &MOVES[die & 7][hit as usize][from & 31];
+        for (i, lane) in self.0.iter_mut().enumerate() {
+            *lane = lane.wrapping_add(if i < 16 { row.0[i] } else { row.1[i - 12] });
+        }
+        self
     }
 
     #[inline(always)]
