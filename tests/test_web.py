@@ -335,6 +335,33 @@ def test_cubeful_and_cube_decision_rollouts_show_the_server_s_figures(page: Page
     expect(page.locator("#error")).to_be_hidden()
 
 
+def test_a_rollout_s_depth_truncation_and_variance_reduction_reach_the_server(page: Page, url: str) -> None:
+    page.click("#tab-analyse")
+    page.fill("#analyse-position", "4HPwATDgc/ABMA")
+    page.fill("#rollout-trials", "36")
+    page.fill("#rollout-seed", "3")
+    # The defaults: 0-ply, whole games, the luck taken out.
+    body = run_rollout(page)
+    assert body["ply"] == 0 and body["variance_reduction"] is True and "truncate" not in body, body
+    page.select_option("#rollout-ply", "1")
+    page.fill("#rollout-truncate", "4")
+    page.uncheck("#rollout-variance-reduction")
+    body = run_rollout(page)
+    assert body["ply"] == 1 and body["truncate"] == 4 and body["variance_reduction"] is False, body
+    # The same request to the plain endpoint: the same games, so the same figures.
+    answer = post_json(url, "/v1/rollout", body)
+    assert answer["trials"] == 36, answer
+    value, error = shown(page, "equity")
+    assert_shows(value, answer["equity"])
+    assert_shows(error, answer["std_error"])
+    # Each setting changes the answer, so each one reached the server: at 0-ply the same dice
+    # give other games, with the luck taken out another mean, and whole games another one.
+    for change in [{"ply": 0}, {"variance_reduction": True}, {"truncate": None}]:
+        other = post_json(url, "/v1/rollout", {**body, **change})
+        assert other["equity"] != answer["equity"], (change, other, answer)
+    expect(page.locator("#error")).to_be_hidden()
+
+
 def test_battlegammon_is_played_on_its_own_tab(page: Page) -> None:
     page.click("#tab-battlegammon")
     page.fill("#bg-seed", "2")

@@ -491,8 +491,10 @@ async function analyseCube() {
 }
 
 // The rollout asked for by the form: cubeless, cubeful or of the cube decision, in the context
-// the position's ID carries (the server reads it) or the one chosen. A match is given to the
-// server as the points each side still needs: the length less its score.
+// the position's ID carries (the server reads it) or the one chosen; played at 0-ply or 1-ply,
+// whole games or cut after some plies (then judged by the net), with or without the luck of the
+// dice taken out. A match is given to the server as the points each side still needs: the length
+// less its score.
 function rolloutRequest() {
   const value = (id) => document.getElementById(id).value;
   const checked = (id) => document.getElementById(id).checked;
@@ -500,7 +502,10 @@ function rolloutRequest() {
     position: analysedPosition(),
     trials: Number(value("rollout-trials")),
     seed: Number(value("rollout-seed")),
+    ply: Number(value("rollout-ply")),
+    variance_reduction: checked("rollout-variance-reduction"),
   };
+  if (value("rollout-truncate") !== "") body.truncate = Number(value("rollout-truncate"));
   const kind = value("rollout-kind");
   if (kind === "cubeless") return body;
   body.cubeful = true;
