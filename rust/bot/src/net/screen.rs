@@ -176,10 +176,6 @@ impl Screen {
 
     #[inline(always)]
     fn keep_best_with(&self, before: &Position, plays: &[Play], keep: usize, kept: &mut Vec<usize>) {
-        thread_local! {
-            // Reused: rollouts call this at every roll, and need not allocate each time.
-            static TOP: std::cell::RefCell<Vec<(f32, usize)>> = const { std::cell::RefCell::new(Vec::new()) };
-        }
         let look = self.look(before);
         TOP.with_borrow_mut(|top| {
             keep_highest(plays.iter().map(|play| look.score(play)), keep, top);
@@ -238,9 +234,6 @@ impl Screen {
         keep: usize,
         kept: &mut Vec<Position>,
     ) -> bool {
-        thread_local! {
-            static TOP: std::cell::RefCell<Vec<(f32, usize)>> = const { std::cell::RefCell::new(Vec::new()) };
-        }
         let look = self.look(before);
         TOP.with_borrow_mut(|top| {
             let cut = keep_highest(after.iter().map(|q| look.score_position(q)), keep, top);
@@ -410,6 +403,12 @@ fn swap_row(sums: &mut [f32; HIDDEN], old: &[f32; HIDDEN], new: &[f32; HIDDEN]) 
     for j in 0..HIDDEN {
         sums[j] += new[j] - old[j];
     }
+}
+
+thread_local! {
+    // The scratch space of `keep_highest` for `keep_best` and `keep_best_positions`: rollouts
+    // ask at every roll, and need not allocate each time.
+    static TOP: std::cell::RefCell<Vec<(f32, usize)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Puts into `top` (cleared first) the `keep` highest of `scores` with their places, best first,
