@@ -320,6 +320,26 @@ fn after_move(mask: u32, q: &Position, from: usize, to: usize) -> u32 {
     m
 }
 
+/// Whether, for two different dice with `low` the smaller, the pass that plays the smaller die
+/// first can find no play the larger-die-first pass does not: in a race (no blot of theirs to hit
+/// and no point of theirs below our highest checker, none of ours on the bar) where no checker can
+/// bear off during the play. Every pair of moves is found by the first pass then, and one checker
+/// moving on with both dice is found there the larger-die way, which is open. A checker bears off
+/// only if every checker is home after one move: at most one is outside, and the smaller die
+/// brings it home. `mask`, `open` and `blots` are the generators' bit masks of the position;
+/// `highest_single` whether our highest point holds a single checker.
+#[inline(always)]
+fn smaller_first_finds_nothing(mask: u32, open: u32, blots: u32, low: usize, highest_single: bool) -> bool {
+    let highest = top(mask);
+    let below = (1u32 << highest).wrapping_sub(2);
+    let outside = mask & !0x7F;
+    let one_outside = outside.is_power_of_two() && highest_single;
+    blots & below == 0
+        && open & below == below
+        && mask & (1 << BAR) == 0
+        && (outside != 0 && !one_outside || one_outside && highest > 6 + low)
+}
+
 /// The highest set bit of `mask` (0 for none): our highest occupied slot.
 #[inline(always)]
 fn top(mask: u32) -> usize {

@@ -20,7 +20,7 @@
 
 // The steps and the exact comparison of two-move plays are the positions-only generator's.
 use super::positions::{landing, legal_froms, Change, TRACKED};
-use super::{movable, top, Move, Play};
+use super::{movable, smaller_first_finds_nothing, top, Move, Play};
 use crate::board::{Position, BAR, OFF};
 use gammon_core::dice::Dice;
 use std::mem::MaybeUninit;
@@ -343,7 +343,9 @@ fn mixed<S: Sink>(p: &Position, high: usize, low: usize, out: &mut S) {
     let mut tracked = [const { MaybeUninit::<Change>::uninit() }; TRACKED];
     let mut n_tracked = 0usize;
     let mut both = false;
-    for (first, second) in [(high, low), (low, high)] {
+    let passes =
+        if smaller_first_finds_nothing(mask, open, blots, low, w.count(highest) == 1) { 1 } else { 2 };
+    for (first, second) in [(high, low), (low, high)].into_iter().take(passes) {
         let larger_first = first == high;
         let mut froms = legal_froms(movable(mask), open, first, highest);
         while froms != 0 {

@@ -18,7 +18,7 @@
 //!
 //! Positions are held in registers while moves are played on them ([`lanes`]).
 
-use super::{movable, top};
+use super::{movable, smaller_first_finds_nothing, top};
 use crate::board::{Position, BAR, OFF};
 use gammon_core::dice::Dice;
 use lanes::{Lanes, Out};
@@ -230,19 +230,7 @@ fn mixed<const BLOTS: bool>(w: Lanes, scan: Scan, high: usize, low: usize, out: 
     let mut tracked = [const { MaybeUninit::<Lanes>::uninit() }; TRACKED];
     let mut n_tracked = 0usize;
     let mut both = false;
-    // In a race (nothing of theirs left to hit or to be blocked by below our highest checker)
-    // where no checker can bear off, the smaller-die-first pass finds nothing new: every plain
-    // pair is found by the first pass, and one checker moving on with both dice is found there
-    // the larger-die way, which is open. It bears off only if, after one move, every checker is
-    // home: at most one is outside, and it comes home with the smaller die.
-    let below = (1u32 << highest).wrapping_sub(2);
-    let outside = mask & !0x7F;
-    let one_outside = outside.is_power_of_two() && singles & outside != 0;
-    let passes = if !BLOTS
-        && open & below == below
-        && mask & (1 << BAR) == 0
-        && (outside != 0 && !one_outside || one_outside && highest > 6 + low)
-    {
+    let passes = if smaller_first_finds_nothing(mask, open, blots, low, singles & (1 << highest) != 0) {
         1
     } else {
         2

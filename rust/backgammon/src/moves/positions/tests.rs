@@ -156,6 +156,7 @@ proptest! {
     fn agrees_with_the_full_generator_in_races(p in race(), roll in 0u8..36) {
         let dice = Dice::from_outcome(roll);
         prop_assert_eq!(same_set(&p, dice), Ok(()));
+        prop_assert_eq!(same_plays(&p, dice), Ok(()));
     }
 
     #[test]
