@@ -1,6 +1,6 @@
 //! The built-in backgammon policies, chosen by name, and the net policy behind them.
 
-use super::net::screen::Screen;
+use super::net::screen::{Keep, Screen};
 use super::net::NeuralNet;
 use super::{Evaluator, Policy, Probabilities, PubevalPolicy, RandomPolicy};
 use gammon_backgammon::dice_game::Backgammon;
@@ -272,13 +272,14 @@ impl Policy<Backgammon> for RolloutPlayer {
 pub struct NetPolicy<'a> {
     net: &'a NeuralNet,
     screen: &'a Screen,
-    keep: usize,
+    keep: Keep,
 }
 
 impl<'a> NetPolicy<'a> {
-    /// `net` choosing among the `keep` plays `screen` ranks highest.
-    pub fn new(net: &'a NeuralNet, screen: &'a Screen, keep: usize) -> NetPolicy<'a> {
-        NetPolicy { net, screen, keep }
+    /// `net` choosing among the plays `screen` ranks highest: `keep` of them, or as [`Keep`]
+    /// says.
+    pub fn new(net: &'a NeuralNet, screen: &'a Screen, keep: impl Into<Keep>) -> NetPolicy<'a> {
+        NetPolicy { net, screen, keep: keep.into() }
     }
 }
 
@@ -335,7 +336,7 @@ impl Policy<Backgammon> for NetPolicy<'_> {
                 // A forced play, which `choose` takes without judging it.
                 return Some((all[0].swapped(), None));
             }
-            let candidates = if all.len() > self.keep {
+            let candidates = if self.keep.screens(all.len()) {
                 if !self.screen.keep_best_positions(position, all, self.keep, kept) {
                     return None;
                 }
@@ -477,10 +478,13 @@ mod tests {
         let mut stream = DiceStream::new(11, 0);
         let mut p = Position::initial();
         let (mut chosen, mut left, mut forced) = (0, 0, 0);
+        // And a net policy whose screen keeps only the plays close to its best.
+        let within = NetPolicy::new(NeuralNet::fast(), Screen::builtin(), Keep::from(KEEP).within(0.2));
+        let policies: [&dyn Policy<Backgammon>; 3] = [&BuiltinPolicy::Net, &BuiltinPolicy::NetAll, &within];
         for _ in 0..400 {
             for roll in ALL_ROLLS {
                 let plays = legal_plays(&p, roll);
-                for policy in [BuiltinPolicy::Net, BuiltinPolicy::NetAll] {
+                for (i, policy) in policies.into_iter().enumerate() {
                     for valued in [false, true] {
                         let Some((after, value)) =
                             policy.choose_after(&Backgammon, &p, roll, valued, &mut stream)
@@ -494,8 +498,8 @@ mod tests {
                         } else {
                             (policy.choose(&Backgammon, &p, roll, &plays, &mut stream), None)
                         };
-                        assert_eq!(after, plays[k].position.swapped(), "{p:?} {roll:?} {policy:?}");
-                        assert_eq!(value, want, "{p:?} {roll:?} {policy:?}");
+                        assert_eq!(after, plays[k].position.swapped(), "{p:?} {roll:?} policy {i}");
+                        assert_eq!(value, want, "{p:?} {roll:?} policy {i}");
                         chosen += 1;
                         forced += (plays.len() == 1) as u32;
                     }
@@ -507,7 +511,7 @@ mod tests {
                 p = Position::initial();
             }
         }
-        assert!(chosen > 30_000 && forced > 100, "{chosen} {forced}");
+        assert!(chosen > 45_000 && forced > 150, "{chosen} {forced}");
         // The policies that cannot choose among positions leave it to the plays.
         let roll = ALL_ROLLS[3];
         assert_eq!(BuiltinPolicy::Pubeval.choose_after(&Backgammon, &p, roll, false, &mut stream), None);

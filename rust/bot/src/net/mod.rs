@@ -36,7 +36,7 @@ use gammon_backgammon::moves::Play;
 use gammon_core::error::{Error, Result};
 use inputs::{encode, touched, touched_between, Reference, INPUTS};
 use network::{Network, MAX_HIDDEN, OUTPUTS};
-use screen::Screen;
+use screen::{Keep, Screen};
 use std::sync::OnceLock;
 
 /// Which evaluator judges a position.
@@ -237,13 +237,14 @@ impl NeuralNet {
         (best, value)
     }
 
-    /// [`NeuralNet::best_of`] among the `keep` plays that `screen` ranks highest: the full
-    /// nets judge only those (all of them when there are no more). The rollouts' net policy,
-    /// which trades a little strength for speed (see [`screen`]).
+    /// [`NeuralNet::best_of`] among the plays that `screen` ranks highest (`keep`: how many, and
+    /// how close to its best; see [`Keep`]): the full nets judge only those (all of them when
+    /// there are no more). The rollouts' net policy, which trades a little strength for speed
+    /// (see [`screen`]).
     pub fn best_of_screened(
         &self,
         screen: &Screen,
-        keep: usize,
+        keep: impl Into<Keep>,
         before: &Position,
         plays: &[Play],
     ) -> (usize, Probabilities) {
@@ -258,12 +259,13 @@ impl NeuralNet {
     pub fn roll_values_screened(
         &self,
         screen: &Screen,
-        keep: usize,
+        keep: impl Into<Keep>,
         before: &Position,
         plays: &mut Vec<Play>,
         out: &mut [Probabilities; 21],
         best: &mut [usize; 21],
     ) {
+        let keep = keep.into();
         self.best_of_each_roll(before, plays, out, best, |prepared, plays| {
             prepared.best_of_screened(screen, keep, plays)
         });
@@ -455,10 +457,11 @@ impl Prepared<'_> {
     pub fn best_of_screened(
         &mut self,
         screen: &Screen,
-        keep: usize,
+        keep: impl Into<Keep>,
         plays: &[Play],
     ) -> (usize, Probabilities) {
-        if plays.len() <= keep {
+        let keep = keep.into();
+        if !keep.screens(plays.len()) {
             return self.best_of(plays);
         }
         thread_local! {

@@ -42,6 +42,42 @@ pub struct Screen {
     out_bias: f32,
 }
 
+/// How many of a roll's candidates the screen passes on to the full nets: at most `most` (at
+/// least one), and only those it scores within `margin` of its best. `Keep::from(8)` keeps
+/// eight whatever their scores.
+///
+/// ```
+/// use gammon_bot::net::screen::Keep;
+/// let keep = Keep::from(8).within(0.2);
+/// assert_eq!((keep.most, keep.margin), (8, 0.2));
+/// assert!(keep.screens(2) && !Keep::from(8).screens(8));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Keep {
+    /// The most candidates kept.
+    pub most: usize,
+    /// How far below the best score a candidate may score and still be kept (infinite: any).
+    pub margin: f32,
+}
+
+impl From<usize> for Keep {
+    fn from(most: usize) -> Keep {
+        Keep { most, margin: f32::INFINITY }
+    }
+}
+
+impl Keep {
+    /// The same, keeping only candidates that score within `margin` of the best.
+    pub fn within(self, margin: f32) -> Keep {
+        Keep { margin, ..self }
+    }
+
+    /// Whether `n` candidates need screening: more than `most`, or more than one under a margin.
+    pub fn screens(&self, n: usize) -> bool {
+        n > self.most.max(1) || n > 1 && self.margin.is_finite()
+    }
+}
+
 /// The slot values of a position seen by the player who just moved (or is to move).
 fn slots(position: &Position) -> [u8; SLOTS] {
     let b = position.board();
@@ -151,10 +187,10 @@ impl Screen {
     /// assert_eq!(kept.len(), 3);
     /// assert!(kept.windows(2).all(|w| w[0] < w[1]));
     /// ```
-    pub fn keep_best(&self, before: &Position, plays: &[Play], keep: usize, kept: &mut Vec<usize>) {
+    pub fn keep_best(&self, before: &Position, plays: &[Play], keep: impl Into<Keep>, kept: &mut Vec<usize>) {
         kept.clear();
-        let keep = keep.max(1);
-        if plays.len() <= keep {
+        let keep = keep.into();
+        if !keep.screens(plays.len()) {
             kept.extend(0..plays.len());
             return;
         }
@@ -170,12 +206,12 @@ impl Screen {
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1")]
-    unsafe fn keep_best_avx2(&self, before: &Position, plays: &[Play], keep: usize, kept: &mut Vec<usize>) {
+    unsafe fn keep_best_avx2(&self, before: &Position, plays: &[Play], keep: Keep, kept: &mut Vec<usize>) {
         self.keep_best_with(before, plays, keep, kept)
     }
 
     #[inline(always)]
-    fn keep_best_with(&self, before: &Position, plays: &[Play], keep: usize, kept: &mut Vec<usize>) {
+    fn keep_best_with(&self, before: &Position, plays: &[Play], keep: Keep, kept: &mut Vec<usize>) {
         let look = self.look(before);
         TOP.with_borrow_mut(|top| {
             keep_highest(plays.iter().map(|play| look.score(play)), keep, top);
@@ -197,12 +233,12 @@ impl Screen {
         &self,
         before: &Position,
         after: &[Position],
-        keep: usize,
+        keep: impl Into<Keep>,
         kept: &mut Vec<Position>,
     ) -> bool {
         kept.clear();
-        let keep = keep.max(1);
-        if after.len() <= keep {
+        let keep = keep.into();
+        if !keep.screens(after.len()) {
             kept.extend_from_slice(after);
             return true;
         }
@@ -220,7 +256,7 @@ impl Screen {
         &self,
         before: &Position,
         after: &[Position],
-        keep: usize,
+        keep: Keep,
         kept: &mut Vec<Position>,
     ) -> bool {
         self.keep_best_positions_with(before, after, keep, kept)
@@ -231,14 +267,14 @@ impl Screen {
         &self,
         before: &Position,
         after: &[Position],
-        keep: usize,
+        keep: Keep,
         kept: &mut Vec<Position>,
     ) -> bool {
         let look = self.look(before);
         TOP.with_borrow_mut(|top| {
             let cut = keep_highest(after.iter().map(|q| look.score_position(q)), keep, top);
             kept.extend(top.iter().map(|&(_, k)| after[k]));
-            cut < top[keep - 1].0
+            top.last().is_some_and(|&(lowest, _)| cut < lowest)
         })
     }
 
@@ -411,22 +447,31 @@ thread_local! {
     static TOP: std::cell::RefCell<Vec<(f32, usize)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Puts into `top` (cleared first) the `keep` highest of `scores` with their places, best first,
-/// the first of equals ahead, and returns the highest score left out (negative infinity when
-/// none was). One pass: a score enters only if it beats the lowest kept.
+/// Puts into `top` (cleared first) the `keep.most` (at least one) highest of `scores` with their
+/// places, best first, the first of equals ahead, less those more than `keep.margin` below the
+/// best, and returns the highest score left out (negative infinity when none was). One pass: a
+/// score enters only if it beats the lowest kept.
 #[inline(always)]
-fn keep_highest(scores: impl Iterator<Item = f32>, keep: usize, top: &mut Vec<(f32, usize)>) -> f32 {
+fn keep_highest(scores: impl Iterator<Item = f32>, keep: Keep, top: &mut Vec<(f32, usize)>) -> f32 {
+    let most = keep.most.max(1);
     top.clear();
     let mut cut = f32::NEG_INFINITY;
     for (k, s) in scores.enumerate() {
-        if top.len() == keep && s <= top[keep - 1].0 {
+        if top.len() == most && s <= top[most - 1].0 {
             cut = cut.max(s);
             continue;
         }
         let at = top.iter().position(|&(t, _)| s > t).unwrap_or(top.len());
         top.insert(at, (s, k));
-        if top.len() > keep {
+        if top.len() > most {
             let (dropped, _) = top.pop().expect("more than kept");
+            cut = cut.max(dropped);
+        }
+    }
+    if let Some(&(best, _)) = top.first() {
+        let floor = best - keep.margin;
+        while top.len() > 1 && top[top.len() - 1].0 < floor {
+            let (dropped, _) = top.pop().expect("more than one kept");
             cut = cut.max(dropped);
         }
     }
@@ -436,6 +481,27 @@ fn keep_highest(scores: impl Iterator<Item = f32>, keep: usize, top: &mut Vec<(f
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_margin_keeps_the_best_and_those_within_it_of_the_best() {
+        let scores = [0.5, 0.9, 0.1, 0.85, 0.7, 0.9, 0.2];
+        let mut top = vec![];
+        // Four kept at most; of those, only the ones scoring at least 0.9 - 0.2.
+        let cut = keep_highest(scores.into_iter(), Keep::from(4).within(0.2), &mut top);
+        assert_eq!(top, vec![(0.9, 1), (0.9, 5), (0.85, 3), (0.7, 4)]);
+        assert_eq!(cut, 0.5);
+        let cut = keep_highest(scores.into_iter(), Keep::from(4).within(0.1), &mut top);
+        assert_eq!(top, vec![(0.9, 1), (0.9, 5), (0.85, 3)]);
+        assert_eq!(cut, 0.7);
+        // The best is always kept, whatever the margin.
+        keep_highest(scores.into_iter(), Keep::from(4).within(0.0), &mut top);
+        assert_eq!(top, vec![(0.9, 1), (0.9, 5)]);
+        keep_highest(scores.into_iter(), Keep::from(1).within(-1.0), &mut top);
+        assert_eq!(top, vec![(0.9, 1)]);
+        // Without a margin, as many as asked.
+        keep_highest(scores.into_iter(), Keep::from(6), &mut top);
+        assert_eq!(top.len(), 6);
+    }
     use gammon_backgammon::dice_game::DiceGame;
     use gammon_backgammon::{legal_plays, Dice};
 

@@ -12,7 +12,7 @@
 //! most of the correlation. In races and bear-offs plays are few and the policy's own play
 //! removes far more variance (docs/performance.md), so there `f` stays the policy's choice.
 
-use crate::net::screen::Screen;
+use crate::net::screen::{Keep, Screen};
 use crate::net::{Class, NeuralNet};
 use gammon_backgammon::{legal_plays_into, Play, Position, Probabilities, ALL_ROLLS};
 
@@ -25,7 +25,7 @@ use gammon_backgammon::{legal_plays_into, Play, Position, Probabilities, ALL_ROL
 pub fn roll_values(
     net: &NeuralNet,
     screen: &Screen,
-    keep: usize,
+    keep: impl Into<Keep>,
     before: &Position,
     plays: &mut Vec<Play>,
     out: &mut [Probabilities; 21],

@@ -9,7 +9,9 @@
 //! OPPONENT is `pubeval` (default), `random`, `net` (the shipped bot at ply 0), `screened` (the
 //! rollouts' net policy, which judges only the plays its screen ranks highest), `all-replies`
 //! (the bot at PLY judging every reply inside its search, where the bot judges the screen's
-//! best [`REPLY_SCREEN`](gammon_bot::search::REPLY_SCREEN)) or `timing`;
+//! best [`REPLY_SCREEN`](gammon_bot::search::REPLY_SCREEN)), `margin` (not the bot: the
+//! rollouts' net policy keeping only the plays its screen scores within `--margin` of its best,
+//! against the same policy without the margin) or `timing`;
 //! PAIRS defaults to 10,000 (20,000 games), SEED to 2024; PLY is the bot's search depth
 //! (default 0); NET, a weights file written by the training programs, plays instead of the
 //! shipped weights (so `net PAIRS SEED 0 NET` is a head-to-head against them, and
@@ -19,9 +21,10 @@
 use clap::{Parser, ValueEnum};
 use gammon_backgammon::{legal_plays, Backgammon, DiceGame, DiceStream, Position};
 use gammon_bot::duel::backgammon_duel;
+use gammon_bot::net::screen::{Keep, Screen};
 use gammon_bot::net::NeuralNet;
 use gammon_bot::search::Bot;
-use gammon_bot::{BuiltinPolicy, Policy, PubevalPolicy, RandomPolicy};
+use gammon_bot::{BuiltinPolicy, NetPolicy, Policy, PubevalPolicy, RandomPolicy, KEEP};
 use gammon_train::files::read_net;
 use gammon_train::report;
 use std::path::PathBuf;
@@ -41,6 +44,9 @@ enum Opponent {
     /// The same bot at the same ply, except that inside its search the full nets judge every
     /// reply rather than the few the screen ranks highest.
     AllReplies,
+    /// Not the bot: the rollouts' net policy with a margin on the screen's scores (`--margin`)
+    /// against the same policy without it.
+    Margin,
     /// No duel: the mean time of a 0-ply decision of the bot's net.
     Timing,
 }
@@ -65,6 +71,10 @@ struct Options {
     ply: u8,
     /// A weights file for the bot instead of the shipped weights.
     net: Option<PathBuf>,
+    /// For `margin`: how far below its best the screen may score a play that the full nets
+    /// still judge.
+    #[arg(long, default_value_t = 0.2)]
+    margin: f32,
 }
 
 /// Mean time of a decision at `ply` over the positions of pubeval self-play games, rolls with a
@@ -118,11 +128,19 @@ fn main() {
         Opponent::Net => backgammon_duel(&bot, &Bot::new(0).expect("ply 0"), pairs, seed),
         Opponent::Screened => backgammon_duel(&bot, &BuiltinPolicy::Net, pairs, seed),
         Opponent::AllReplies => backgammon_duel(&bot, &bot.with_reply_screen(0), pairs, seed),
+        Opponent::Margin => {
+            let within =
+                NetPolicy::new(NeuralNet::fast(), Screen::builtin(), Keep::from(KEEP).within(o.margin));
+            backgammon_duel(&within, &BuiltinPolicy::Net, pairs, seed)
+        }
     };
     let opponent = o.opponent.to_possible_value().expect("every opponent has a name");
+    let side = match o.opponent {
+        Opponent::Margin => format!("net within {}", o.margin),
+        _ => Policy::<Backgammon>::name(&bot).to_string(),
+    };
     println!(
-        "{} vs {}: {} points per game over {} games (won {:.1}%; seed {seed}; {:.0} s)",
-        Policy::<Backgammon>::name(&bot),
+        "{side} vs {}: {} points per game over {} games (won {:.1}%; seed {seed}; {:.0} s)",
         opponent.get_name(),
         report::points(&result),
         result.games,
