@@ -41,10 +41,13 @@ struct Scan {
 impl Scan {
     #[inline(always)]
     fn of(w: Lanes) -> Scan {
+        let ours = ours(w);
         Scan {
-            ours: ours(w),
+            ours,
             open: w.greater(-2) & 0x01FF_FFFE,
-            blots: w.equal(-1) & 0x01FF_FFFE,
+            // Moves only land below our highest checker, so blots of theirs behind it are never
+            // hit: left out, they send no race to the code with hit tests.
+            blots: w.equal(-1) & 0x01FF_FFFE & ((1u32 << top(ours)) - 1),
             singles: w.equal(1) & 0x03FF_FFFE,
         }
     }
@@ -100,9 +103,7 @@ pub(super) fn landing(from: usize, die: usize) -> usize {
 pub fn legal_positions_into(position: &Position, dice: Dice, out: &mut Vec<Position>) {
     let mut out = Out::new(out);
     let w = Lanes::of(position);
-    let mut scan = Scan::of(w);
-    // Moves only land below our highest checker, so blots of theirs behind it are never hit.
-    scan.blots &= (1u32 << top(scan.ours)) - 1;
+    let scan = Scan::of(w);
     let high = dice.high() as usize;
     // With no blot of theirs to hit (every race, and many contact positions) the hit tests and
     // the bookkeeping of blots compile away: races have many results per roll and little else.

@@ -481,6 +481,8 @@ fn keep_highest(scores: impl Iterator<Item = f32>, keep: Keep, top: &mut Vec<(f3
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gammon_backgammon::dice_game::DiceGame;
+    use gammon_backgammon::{legal_plays, Dice};
 
     #[test]
     fn a_margin_keeps_the_best_and_those_within_it_of_the_best() {
@@ -502,8 +504,6 @@ mod tests {
         keep_highest(scores.into_iter(), Keep::from(6), &mut top);
         assert_eq!(top.len(), 6);
     }
-    use gammon_backgammon::dice_game::DiceGame;
-    use gammon_backgammon::{legal_plays, Dice};
 
     #[test]
     fn a_plays_score_from_the_changes_matches_a_fresh_look() {
