@@ -26,6 +26,7 @@
 //! ranks highest. The bots judge every play.
 
 pub mod inputs;
+pub mod luck;
 pub mod network;
 pub mod screen;
 
@@ -218,6 +219,17 @@ impl NeuralNet {
             _ => Reference::new(&before.swapped()),
         });
         Prepared { net: self, before: *before, reference, sums: [[0.0; MAX_HIDDEN]; 2], have: [false; 2] }
+    }
+
+    /// The inputs of `before` (the position of the player about to roll) into `x`, as [`encode`]
+    /// writes them, bit for bit: derived, as [`NeuralNet::prepare_again`] does, from the last
+    /// choice on this thread when it led there (leaving it for the next `prepare`), else
+    /// encoded afresh.
+    pub fn inputs_again(before: &Position, x: &mut [f32; INPUTS]) {
+        CHOSEN.with_borrow(|chosen| match chosen {
+            Some(c) if c.after == *before => c.reference.nearby(&c.after, c.touched).inputs(x),
+            _ => encode(before, x),
+        })
     }
 
     /// The values, for the player who moves, of the candidate `plays` from `before` (each the

@@ -1,0 +1,146 @@
+"""Train the luck net (rust/bot/src/net/luck.rs) on the data of the `luck_data` example.
+
+The net predicts, for each of the 21 rolls, the rollouts' net policy's value of its play of
+that roll. Only the differences between rolls matter to a rollout (it subtracts the value of
+the roll thrown minus the mean over the rolls), so the loss is on values centred on their mean
+over the 36 outcomes, and the figure reported is how many times the net tracks that luck: the
+luck's variance over the variance of what the net leaves of it, on held-out positions.
+
+    cargo run --release -p gammon-bot --example luck_data -- 600000 21 /tmp/lc-train.bin contact
+    cargo run --release -p gammon-bot --example luck_data -- 60000 22 /tmp/lc-test.bin contact
+    cargo run --release -p gammon-bot --example luck_data -- 200000 23 /tmp/lr-train.bin race
+    cargo run --release -p gammon-bot --example luck_data -- 40000 24 /tmp/lr-test.bin race
+    cargo run --release -p gammon-bot --example luck_data -- 200000 25 /tmp/lb-train.bin bearoff
+    cargo run --release -p gammon-bot --example luck_data -- 40000 26 /tmp/lb-test.bin bearoff
+    python tools/train_luck.py --contact /tmp/lc-train.bin /tmp/lc-test.bin \
+        --race /tmp/lr-train.bin /tmp/lr-test.bin --bearoff /tmp/lb-train.bin /tmp/lb-test.bin --out rust/bot/data/luck-v1.bin \
+        --fixture rust/bot/tests/fixtures/luck_values.txt
+
+A development tool: it needs PyTorch (`pip install torch`), which the package does not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import struct
+
+import numpy as np
+import torch
+
+INPUTS = 226
+FEATURES = 11
+RECORD = INPUTS + 21 * FEATURES + 21
+# ALL_ROLLS order: the six doubles, then the 15 others, each twice as likely.
+WEIGHTS = np.array([1.0] * 6 + [2.0] * 15, dtype=np.float32) / 36.0
+
+
+def load(path: str):
+    a = np.fromfile(path, dtype=np.float32).reshape(-1, RECORD)
+    x = a[:, :INPUTS]
+    f = a[:, INPUTS : INPUTS + 21 * FEATURES].reshape(-1, 21, FEATURES)
+    return x, f, a[:, INPUTS + 21 * FEATURES :]
+
+
+def centred(v):
+    return v - (v * WEIGHTS).sum(-1, keepdims=True)
+
+
+def tracks(values, predicted) -> float:
+    """The luck's variance over the variance of what `predicted` leaves of it."""
+    luck, left = centred(values), centred(values - predicted)
+    return float((luck * luck * WEIGHTS).sum() / (left * left * WEIGHTS).sum())
+
+
+class LuckNet(torch.nn.Module):
+    """One hidden layer of rectified units, narrowed linearly to `narrow` values from which every
+    roll's value and every roll feature's worth are read."""
+
+    def __init__(self, hidden: int, narrow: int):
+        super().__init__()
+        self.hidden = torch.nn.Linear(INPUTS, hidden)
+        self.narrow = torch.nn.Linear(hidden, narrow, bias=False)
+        self.value = torch.nn.Linear(narrow, 21)
+        self.worth = torch.nn.Linear(narrow, 21 * FEATURES)
+
+    def forward(self, x, f):
+        z = self.narrow(torch.relu(self.hidden(x)))
+        return self.value(z) + (self.worth(z).view(-1, 21, FEATURES) * f).sum(2)
+
+
+def train(paths, hidden: int, narrow: int, epochs: int, seed: int) -> LuckNet:
+    torch.manual_seed(seed)
+    x, f, v = load(paths[0])
+    xt, ft, vt = load(paths[1])
+    net = LuckNet(hidden, narrow)
+    w = torch.tensor(WEIGHTS)
+    x, f, y = torch.tensor(x), torch.tensor(f), torch.tensor(centred(v))
+    xt, ft = torch.tensor(xt), torch.tensor(ft)
+    opt = torch.optim.Adam(net.parameters(), lr=1e-3)
+    for epoch in range(epochs):
+        if epoch == int(0.7 * epochs):
+            for group in opt.param_groups:
+                group["lr"] = 3e-4
+        order = torch.randperm(len(x))
+        for i in range(0, len(x), 256):
+            k = order[i : i + 256]
+            p = net(x[k], f[k])
+            p = p - (p * w).sum(1, keepdim=True)
+            loss = (((p - y[k]) ** 2) * w).sum(1).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        with torch.no_grad():
+            print(f"{paths[0]}: epoch {epoch + 1}, tracks the luck {tracks(vt, net(xt, ft).numpy()):.2f} times", flush=True)
+    return net
+
+
+def weights(net: LuckNet) -> bytes:
+    def floats(t) -> bytes:
+        a = np.ascontiguousarray(t.detach().numpy(), dtype="<f4")
+        return a.tobytes()
+
+    out = struct.pack("<II", net.hidden.out_features, net.narrow.out_features)
+    out += floats(net.hidden.weight.T) + floats(net.hidden.bias) + floats(net.narrow.weight)
+    out += floats(net.value.weight) + floats(net.value.bias)
+    out += floats(net.worth.weight) + floats(net.worth.bias)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--contact", nargs=2, required=True, metavar=("TRAIN", "TEST"))
+    parser.add_argument("--race", nargs=2, required=True, metavar=("TRAIN", "TEST"))
+    parser.add_argument("--bearoff", nargs=2, required=True, metavar=("TRAIN", "TEST"))
+    parser.add_argument("--contact-hidden", type=int, default=128)
+    parser.add_argument("--race-hidden", type=int, default=64)
+    parser.add_argument("--bearoff-hidden", type=int, default=64)
+    parser.add_argument("--narrow", type=int, default=32)
+    parser.add_argument("--epochs", type=int, default=14)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--fixture", help="write the nets' values of a few test positions here")
+    args = parser.parse_args()
+    torch.set_num_threads(2)
+    nets = {
+        kind: train(getattr(args, kind), getattr(args, f"{kind}_hidden"), args.narrow, args.epochs, args.seed)
+        for kind in ("contact", "race", "bearoff")
+    }
+    with open(args.out, "wb") as out:
+        out.write(b"GLUCK02\n" + b"".join(weights(net) for net in nets.values()))
+    if args.fixture:
+        cases = []
+        for kind, net in nets.items():
+            test = getattr(args, kind)[1]
+            x, f, _ = load(test)
+            with open(test + ".ids") as ids:
+                names = [next(ids).strip() for _ in range(6)]
+            with torch.no_grad():
+                values = net(torch.tensor(x[:6]), torch.tensor(f[:6])).numpy()
+            cases += [f"{n} {kind} " + " ".join(f"{e:.7f}" for e in v) for n, v in zip(names, values)]
+        with open(args.fixture, "w") as out:
+            out.write("# position ID, class, the luck net's 21 equities (ALL_ROLLS order), by tools/train_luck.py\n")
+            out.write("\n".join(cases) + "\n")
+
+
+if __name__ == "__main__":
+    main()
