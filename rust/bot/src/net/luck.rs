@@ -46,7 +46,8 @@ struct Layer {
     /// `INPUTS` rows of `hidden`: the hidden layer's weights, input by input.
     w1: Vec<f32>,
     b1: Vec<f32>,
-    /// `narrow` rows of `hidden`: the narrowing, without bias or activation.
+    /// `hidden` rows of `narrow`: the narrowing, without bias or activation, hidden unit by
+    /// hidden unit (the file holds it the other way round).
     wn: Vec<f32>,
     /// For each roll, `narrow` weights and a bias: its value without features.
     w2: Vec<f32>,
@@ -97,18 +98,22 @@ impl LuckNet {
     /// to roll, of class `class`), the predicted cubeless equity for that player after the play
     /// of the roll.
     pub fn roll_equities(&self, before: &Position, class: Class) -> [f32; 21] {
-        // The same code compiled for AVX2 where the CPU has it, without fused multiply-add: the
-        // sums run in the same order on every machine, so the values are the same to the bit.
+        // The same code compiled for AVX2 and the bit instructions where the CPU has them,
+        // without fused multiply-add: the sums run in the same order on every machine, so the
+        // values are the same to the bit.
         #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2, checked just above.
+        if std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("popcnt")
+            && std::is_x86_feature_detected!("lzcnt")
+        {
+            // SAFETY: the CPU supports AVX2, POPCNT and LZCNT, checked just above.
             return unsafe { self.roll_equities_avx2(before, class) };
         }
         self.roll_equities_with(before, class)
     }
 
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,popcnt,lzcnt")]
     unsafe fn roll_equities_avx2(&self, before: &Position, class: Class) -> [f32; 21] {
         self.roll_equities_with(before, class)
     }
@@ -123,7 +128,7 @@ impl LuckNet {
         let mut x = [0.0f32; INPUTS];
         // In a rollout the last play chosen led here, and its inputs are at hand.
         NeuralNet::inputs_again(before, &mut x);
-        let features = roll_features(before);
+        let features = features_of(before);
         layer.forward(&x, &features)
     }
 }
@@ -146,7 +151,8 @@ impl Layer {
         };
         let w1 = take(INPUTS * hidden)?;
         let b1 = take(hidden)?;
-        let wn = take(narrow * hidden)?;
+        let by_narrow = take(narrow * hidden)?;
+        let wn = (0..hidden * narrow).map(|k| by_narrow[(k % narrow) * hidden + k / narrow]).collect();
         let w2 = take(21 * narrow)?;
         let b2 = take(21)?;
         let u = take(21 * ROLL_FEATURES * narrow)?;
@@ -189,9 +195,15 @@ impl Layer {
         }
         let h = &hidden[..n];
         let m = self.narrow;
+        // Rectified units are often zero: only the rows of those that are not are added.
         let mut narrowed = [0.0f32; MAX_HIDDEN];
-        for (j, z) in narrowed[..m].iter_mut().enumerate() {
-            *z = dot(&self.wn[j * n..(j + 1) * n], h);
+        let z = &mut narrowed[..m];
+        for (j, &hj) in h.iter().enumerate() {
+            if hj != 0.0 {
+                for (zk, w) in z.iter_mut().zip(&self.wn[j * m..(j + 1) * m]) {
+                    *zk += hj * w;
+                }
+            }
         }
         let z = &narrowed[..m];
         let mut out = [0.0f32; 21];
@@ -226,6 +238,12 @@ impl Layer {
 ///    every point the opponent holds within twelve pips in front of it (there must be one);
 /// 10. whether each die can be played by some checker.
 pub fn roll_features(before: &Position) -> [[f32; ROLL_FEATURES]; 21] {
+    features_of(before)
+}
+
+/// [`roll_features`], inlined where the luck net is compiled for the CPU's bit instructions.
+#[inline(always)]
+fn features_of(before: &Position) -> [[f32; ROLL_FEATURES]; 21] {
     let (ours, theirs) = sides(before);
     // Bit k for our point k (the bar is 25); every bit beyond our point 24 and bit 0 is open.
     let (mut source, mut one, mut two, mut open, mut blots) = (0u64, 0u64, 0u64, !0u64, 0u64);
@@ -282,6 +300,7 @@ pub fn roll_features(before: &Position) -> [[f32; ROLL_FEATURES]; 21] {
 /// Feature 9 of [`roll_features`]: whether the checker on `rear` (our point number, the bar
 /// being 25) can land beyond every point the opponent holds within twelve pips in front of it;
 /// `open` has bit k set for each of our points k the opponent does not hold.
+#[inline(always)]
 fn escapes(rear: usize, a: usize, b: usize, open: u64) -> bool {
     if rear < 13 {
         return false;
