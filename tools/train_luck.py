@@ -6,15 +6,16 @@ the roll thrown minus the mean over the rolls), so the loss is on values centred
 over the 36 outcomes, and the figure reported is how many times the net tracks that luck: the
 luck's variance over the variance of what the net leaves of it, on held-out positions.
 
-    cargo run --release -p gammon-bot --example luck_data -- 600000 21 /tmp/lc-train.bin contact
-    cargo run --release -p gammon-bot --example luck_data -- 60000 22 /tmp/lc-test.bin contact
-    cargo run --release -p gammon-bot --example luck_data -- 200000 23 /tmp/lr-train.bin race
-    cargo run --release -p gammon-bot --example luck_data -- 40000 24 /tmp/lr-test.bin race
-    cargo run --release -p gammon-bot --example luck_data -- 200000 25 /tmp/lb-train.bin bearoff
-    cargo run --release -p gammon-bot --example luck_data -- 40000 26 /tmp/lb-test.bin bearoff
+    E="cargo run --release -p gammon-bot --example luck_data --"
+    $E 600000 21 /tmp/lc-a.bin contact && $E 900000 27 /tmp/lc-b.bin contact
+    cat /tmp/lc-a.bin /tmp/lc-b.bin > /tmp/lc-train.bin
+    cat /tmp/lc-a.bin.ids /tmp/lc-b.bin.ids > /tmp/lc-train.bin.ids
+    $E 60000 22 /tmp/lc-test.bin contact
+    $E 200000 23 /tmp/lr-train.bin race && $E 40000 24 /tmp/lr-test.bin race
+    $E 200000 25 /tmp/lb-train.bin bearoff && $E 40000 26 /tmp/lb-test.bin bearoff
     python tools/train_luck.py --contact /tmp/lc-train.bin /tmp/lc-test.bin \
-        --race /tmp/lr-train.bin /tmp/lr-test.bin --bearoff /tmp/lb-train.bin /tmp/lb-test.bin --out rust/bot/data/luck-v1.bin \
-        --fixture rust/bot/tests/fixtures/luck_values.txt
+        --race /tmp/lr-train.bin /tmp/lr-test.bin --bearoff /tmp/lb-train.bin /tmp/lb-test.bin \
+        --epochs 16 --out rust/bot/data/luck-v1.bin --fixture rust/bot/tests/fixtures/luck_values.txt
 
 A development tool: it needs PyTorch (`pip install torch`), which the package does not.
 """
@@ -115,7 +116,7 @@ def main() -> None:
     parser.add_argument("--race-hidden", type=int, default=64)
     parser.add_argument("--bearoff-hidden", type=int, default=64)
     parser.add_argument("--narrow", type=int, default=32)
-    parser.add_argument("--epochs", type=int, default=14)
+    parser.add_argument("--epochs", type=int, default=16)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", required=True)
     parser.add_argument("--fixture", help="write the nets' values of a few test positions here")

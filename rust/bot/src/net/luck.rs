@@ -21,7 +21,7 @@
 //! contact, races and bear-offs; `tools/train_luck.py` makes them from the data of the
 //! `luck_data` example (docs/training.md).
 
-use super::inputs::{sides, INPUTS};
+use super::inputs::INPUTS;
 use super::{Class, NeuralNet};
 use gammon_backgammon::board::{Position, BAR};
 use gammon_backgammon::ALL_ROLLS;
@@ -49,13 +49,18 @@ struct Layer {
     /// `hidden` rows of `narrow`: the narrowing, without bias or activation, hidden unit by
     /// hidden unit (the file holds it the other way round).
     wn: Vec<f32>,
-    /// For each roll, `narrow` weights and a bias: its value without features.
-    w2: Vec<f32>,
-    b2: Vec<f32>,
-    /// For each roll and feature, `narrow` weights and a bias: what the feature is worth.
-    u: Vec<f32>,
-    c: Vec<f32>,
+    /// `narrow` rows of [`OUTPUTS`]: the weights of the 21 rolls' values without features, then
+    /// of what each roll's features are worth (roll by roll, feature by feature), then zeros.
+    wo: Vec<f32>,
+    /// Their biases.
+    bo: Vec<f32>,
 }
+
+/// The 21 rolls' values and their features' worths, rounded up to whole blocks of outputs.
+const OUTPUTS: usize = 256;
+
+/// The outputs summed together, in eight vector registers.
+const OUTPUT_BLOCK: usize = 64;
 
 /// The luck net's weights: one [`Layer`] each for contact, races and bear-offs (both sides
 /// home), the classes of [`Class`].
@@ -157,7 +162,21 @@ impl Layer {
         let b2 = take(21)?;
         let u = take(21 * ROLL_FEATURES * narrow)?;
         let c = take(21 * ROLL_FEATURES)?;
-        Ok((Layer { hidden, narrow, w1, b1, wn, w2, b2, u, c }, rest))
+        // Output by output in the file; narrow unit by narrow unit here, so that the outputs'
+        // sums run side by side in vector registers.
+        let mut wo = vec![0.0; narrow * OUTPUTS];
+        for k in 0..narrow {
+            for r in 0..21 {
+                wo[k * OUTPUTS + r] = w2[r * narrow + k];
+            }
+            for j in 0..21 * ROLL_FEATURES {
+                wo[k * OUTPUTS + 21 + j] = u[j * narrow + k];
+            }
+        }
+        let mut bo = vec![0.0; OUTPUTS];
+        bo[..21].copy_from_slice(&b2);
+        bo[21..21 + 21 * ROLL_FEATURES].copy_from_slice(&c);
+        Ok((Layer { hidden, narrow, w1, b1, wn, wo, bo }, rest))
     }
 
     #[inline(always)]
@@ -206,19 +225,34 @@ impl Layer {
             }
         }
         let z = &narrowed[..m];
-        let mut out = [0.0f32; 21];
-        for r in 0..21 {
-            let mut value = self.b2[r] + dot(&self.w2[r * m..(r + 1) * m], z);
-            // Most features are zero for most rolls (no hit, no point made): skip their sums.
-            for (f, &feature) in features[r].iter().enumerate() {
-                if feature != 0.0 {
-                    let k = r * ROLL_FEATURES + f;
-                    value += feature * (self.c[k] + dot(&self.u[k * m..(k + 1) * m], z));
+        let mut outputs = [0.0f32; OUTPUTS];
+        for start in (0..OUTPUTS).step_by(OUTPUT_BLOCK) {
+            let mut sums = [[0.0f32; 8]; OUTPUT_BLOCK / 8];
+            for (j, lane) in sums.iter_mut().enumerate() {
+                lane.copy_from_slice(&self.bo[start + 8 * j..start + 8 * j + 8]);
+            }
+            for (k, &zk) in z.iter().enumerate() {
+                let row = k * OUTPUTS + start;
+                let w: &[f32; OUTPUT_BLOCK] = self.wo[row..row + OUTPUT_BLOCK].try_into().unwrap();
+                for (j, lane) in sums.iter_mut().enumerate() {
+                    for i in 0..8 {
+                        lane[i] += zk * w[8 * j + i];
+                    }
                 }
             }
-            out[r] = value;
+            for (j, lane) in sums.iter().enumerate() {
+                outputs[start + 8 * j..start + 8 * j + 8].copy_from_slice(lane);
+            }
         }
-        out
+        let worths = &outputs[21..21 + 21 * ROLL_FEATURES];
+        // Loops rather than `array::from_fn`, whose closures are not compiled for the CPU's
+        // features with the function that calls them.
+        let mut values = [0.0f32; 21];
+        for (r, value) in values.iter_mut().enumerate() {
+            let worth = &worths[r * ROLL_FEATURES..(r + 1) * ROLL_FEATURES];
+            *value = outputs[r] + features[r].iter().zip(worth).map(|(f, w)| f * w).sum::<f32>();
+        }
+        values
     }
 }
 
@@ -244,28 +278,27 @@ pub fn roll_features(before: &Position) -> [[f32; ROLL_FEATURES]; 21] {
 /// [`roll_features`], inlined where the luck net is compiled for the CPU's bit instructions.
 #[inline(always)]
 fn features_of(before: &Position) -> [[f32; ROLL_FEATURES]; 21] {
-    let (ours, theirs) = sides(before);
     // Bit k for our point k (the bar is 25); every bit beyond our point 24 and bit 0 is open.
+    // The board counts ours positive and theirs negative on our points, ours on the bar at 25.
+    let board = before.board();
     let (mut source, mut one, mut two, mut open, mut blots) = (0u64, 0u64, 0u64, !0u64, 0u64);
-    for (k, &n) in ours.iter().enumerate().skip(1) {
+    for (k, &n) in board.iter().enumerate().take(BAR + 1).skip(1) {
         source |= ((n >= 1) as u64) << k;
         one |= ((n == 1) as u64) << k;
         two |= ((n >= 2) as u64) << k;
-    }
-    for k in 1..=24 {
-        let n = theirs[25 - k];
-        open &= !(((n >= 2) as u64) << k);
-        blots |= ((n == 1) as u64) << k;
+        open &= !(((n <= -2) as u64) << k);
+        blots |= ((n == -1) as u64) << k;
     }
     const POINTS: u64 = ((1 << 25) - 1) & !1;
     let is_open = |k: usize| open >> k & 1 == 1;
-    let on_bar = ours[BAR] >= 1;
+    let on_bar = board[BAR] >= 1;
     let rear = (63 - source.leading_zeros()) as usize;
     let playable = |d: usize| (source >> d) & open & POINTS != 0;
     // Targets for a new point: open, and holding at most one of ours.
     let targets = open & !two & POINTS;
-    std::array::from_fn(|r| {
-        let (a, b) = (ALL_ROLLS[r].high() as usize, ALL_ROLLS[r].low() as usize);
+    let mut features = [[0.0f32; ROLL_FEATURES]; 21];
+    for (roll, out) in ALL_ROLLS.iter().zip(features.iter_mut()) {
+        let (a, b) = (roll.high() as usize, roll.low() as usize);
         let (hit, reach) = if a == b {
             let (o1, o2, o3) = (open >> a, open >> (2 * a), open >> (3 * a));
             let hit = source >> a
@@ -281,7 +314,7 @@ fn features_of(before: &Position) -> [[f32; ROLL_FEATURES]; 21] {
         let makes = reach & targets;
         let (enter_a, enter_b) = (is_open(25 - a), is_open(25 - b));
         let enters = if on_bar { enter_a as u32 + enter_b as u32 } else { 0 };
-        [
+        *out = [
             (hits != 0) as u32 as f32,
             hits.count_ones() as f32,
             if hits == 0 { 0.0 } else { (63 - hits.leading_zeros()) as f32 / 24.0 },
@@ -293,8 +326,9 @@ fn features_of(before: &Position) -> [[f32; ROLL_FEATURES]; 21] {
             (makes >> 18 != 0) as u32 as f32,
             escapes(rear, a, b, open) as u32 as f32,
             (playable(a) && playable(b)) as u32 as f32,
-        ]
-    })
+        ];
+    }
+    features
 }
 
 /// Feature 9 of [`roll_features`]: whether the checker on `rear` (our point number, the bar
@@ -331,15 +365,23 @@ fn escapes(rear: usize, a: usize, b: usize, open: u64) -> bool {
     }
 }
 
-/// The dot product of two rows of equal length, a multiple of eight, in eight running sums
-/// (which the compiler keeps in a vector register) added up at the end.
-#[inline(always)]
-fn dot(a: &[f32], b: &[f32]) -> f32 {
-    let mut sums = [0.0f32; 8];
-    for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
-        for i in 0..8 {
-            sums[i] += x[i] * y[i];
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn malformed_weights_are_refused() {
+        let good = BUILTIN.to_vec();
+        assert!(LuckNet::from_bytes(&good).is_ok());
+        let mut bad_magic = good.clone();
+        bad_magic[0] = b'X';
+        let mut bad_size = good.clone();
+        bad_size[8..12].copy_from_slice(&100u32.to_le_bytes());
+        let mut longer = good.clone();
+        longer.push(0);
+        for bytes in [&bad_magic[..], &good[..good.len() - 4], &bad_size[..], &longer[..], &[][..]] {
+            let err = LuckNet::from_bytes(bytes).unwrap_err().to_string();
+            assert!(err.contains("luck net"), "{err}");
         }
     }
-    sums.iter().sum()
 }
