@@ -11,8 +11,8 @@
 //!
 //! For the rollouts' own net ([`NeuralNet::fast`]), `f` is the [`LuckNet`]'s prediction of
 //! that value from the position before the roll, without a play generated: it removes about
-//! three quarters of the variance for a little under one more ply's time, which makes the
-//! reduced rollout's error about 1.5 times smaller than plain trials' at equal time
+//! three quarters of the variance for about two thirds of a ply's time a ply, which makes the
+//! reduced rollout's error 1.6 to 1.7 times smaller than plain trials' at equal time
 //! (docs/performance.md). For any other net (the bot's, or weights being trained) it is the
 //! net's value of a play of each roll: in contact the play the screen ranks first, the 21
 //! positions judged in one call from one preparation of the position before the roll; in
