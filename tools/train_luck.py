@@ -91,7 +91,10 @@ def train(paths, hidden: int, narrow: int, epochs: int, seed: int) -> LuckNet:
             loss.backward()
             opt.step()
         with torch.no_grad():
-            print(f"{paths[0]}: epoch {epoch + 1}, tracks the luck {tracks(vt, net(xt, ft).numpy()):.2f} times", flush=True)
+            print(
+                f"{paths[0]}: epoch {epoch + 1}, tracks the luck {tracks(vt, net(xt, ft).numpy()):.2f} times",
+                flush=True,
+            )
     return net
 
 
@@ -139,7 +142,9 @@ def main() -> None:
                 values = net(torch.tensor(x[:6]), torch.tensor(f[:6])).numpy()
             cases += [f"{n} {kind} " + " ".join(f"{e:.7f}" for e in v) for n, v in zip(names, values)]
         with open(args.fixture, "w") as out:
-            out.write("# position ID, class, the luck net's 21 equities (ALL_ROLLS order), by tools/train_luck.py\n")
+            out.write(
+                "# position ID, class, the luck net's 21 equities (ALL_ROLLS order), by tools/train_luck.py\n"
+            )
             out.write("\n".join(cases) + "\n")
 
 
