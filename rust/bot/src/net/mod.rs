@@ -35,7 +35,7 @@ use gammon_backgammon::board::Position;
 use gammon_backgammon::dice_game::{Backgammon, DiceGame};
 use gammon_backgammon::moves::Play;
 use gammon_core::error::{Error, Result};
-use inputs::{encode, touched, touched_between, Reference, INPUTS};
+use inputs::{encode, touched, touched_between, Nearby, Reference, INPUTS};
 use network::{Network, MAX_HIDDEN, OUTPUTS};
 use screen::{Keep, Screen};
 use std::sync::OnceLock;
@@ -214,10 +214,8 @@ impl NeuralNet {
     /// for the choice of the play of the roll thrown, and both derive its inputs from the play
     /// that led there.
     pub fn prepare_again(&self, before: &Position) -> Prepared<'_> {
-        let reference = CHOSEN.with_borrow(|chosen| match chosen {
-            Some(c) if c.after == *before => c.reference.nearby(&c.after, c.touched).turned(),
-            _ => Reference::new(&before.swapped()),
-        });
+        let reference =
+            from_last_choice(before, |n| n.turned()).unwrap_or_else(|| Reference::new(&before.swapped()));
         Prepared { net: self, before: *before, reference, sums: [[0.0; MAX_HIDDEN]; 2], have: [false; 2] }
     }
 
@@ -226,10 +224,9 @@ impl NeuralNet {
     /// choice on this thread when it led there (leaving it for the next `prepare`), else
     /// encoded afresh.
     pub fn inputs_again(before: &Position, x: &mut [f32; INPUTS]) {
-        CHOSEN.with_borrow(|chosen| match chosen {
-            Some(c) if c.after == *before => c.reference.nearby(&c.after, c.touched).inputs(x),
-            _ => encode(before, x),
-        })
+        if from_last_choice(before, |n| n.inputs(x)).is_none() {
+            encode(before, x);
+        }
     }
 
     /// The values, for the player who moves, of the candidate `plays` from `before` (each the
@@ -334,6 +331,15 @@ struct Chosen {
 
 thread_local! {
     static CHOSEN: std::cell::RefCell<Option<Chosen>> = const { std::cell::RefCell::new(None) };
+}
+
+/// What `derive` makes of `before`'s inputs derived from the last choice on this thread, when
+/// that choice led to `before` (it stays for the next `prepare`); `None` when it did not.
+fn from_last_choice<R>(before: &Position, derive: impl FnOnce(Nearby<'_>) -> R) -> Option<R> {
+    CHOSEN.with_borrow(|chosen| match chosen {
+        Some(c) if c.after == *before => Some(derive(c.reference.nearby(&c.after, c.touched))),
+        _ => None,
+    })
 }
 
 /// Whether the CPU counts and scans bits in single instructions, which the builds for AVX2 and

@@ -40,7 +40,9 @@ pub fn roll_values(
     best: &mut [usize; 21],
 ) {
     let class = Class::of(before);
-    if std::ptr::eq(net, NeuralNet::fast()) {
+    // Asking `shipped` loads neither shipped net, where comparing with `NeuralNet::fast()` would
+    // load the rollouts' net for the bot's or a training run's.
+    if net.shipped() == 2 {
         // The rollouts' own net: the luck net, made for it, predicts each roll's value.
         let equities = LuckNet::builtin().roll_equities(before, class);
         for ((value, k), equity) in out.iter_mut().zip(best.iter_mut()).zip(equities) {
