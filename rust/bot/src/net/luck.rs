@@ -16,7 +16,7 @@
 //! feature times another weighted sum of them, so that what a hit or a new point is worth
 //! depends on the position.
 //!
-//! The shipped weights, `data/luck-v1.bin`, predict the cubeless equity of the play the policy
+//! The shipped weights, `data/luck-v2.bin`, predict the cubeless equity of the play the policy
 //! over `data/net-v4.bin` ([`NeuralNet::fast`](super::NeuralNet::fast)) makes, one set each for
 //! contact, races and bear-offs; `tools/train_luck.py` makes them from the data of the
 //! `luck_data` example (docs/training.md).
@@ -71,7 +71,7 @@ pub struct LuckNet {
     bearoff: Layer,
 }
 
-static BUILTIN: &[u8] = include_bytes!("../../data/luck-v1.bin");
+static BUILTIN: &[u8] = include_bytes!("../../data/luck-v2.bin");
 
 const MAGIC: &[u8; 8] = b"GLUCK02\n";
 
