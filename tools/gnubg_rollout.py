@@ -34,9 +34,10 @@ Ours: `cargo bench -p gammon-bot --bench rollout` with the same number of
 trials (ROLLOUT_BENCH_TRIALS), whose rows at the same thread count give the
 ratios. The "net" row is the like-for-like one: our neural net at 0-ply, no
 variance reduction (it runs a quarter of the trials); the pubeval and random
-rows show the cheaper policies. With `--varredn` both sides reduce variance,
-which judges the best play of all 21 rolls at every turn, and the "net-vr" row
-(a sixteenth of the trials) is compared. Our net policy screens the plays of a
+rows show the cheaper policies. With `--varredn` both sides reduce variance
+and the "net-vr" row (a quarter of the trials too) is compared: gnubg judges
+the best play of all 21 rolls at every turn, ours predicts each roll's value
+with its luck net, without generating plays. Our net policy screens the plays of a
 roll and judges the 8 most promising with the full net, where gnubg's judges all
 of them with its net; the "net-all" row is ours judging all of them too.
 

@@ -35,8 +35,8 @@ fn main() {
         "policy", "threads", "games/s", "us/game", "cpu us/game", "equity", "std error", "reduced"
     );
     // The net plays far more slowly than the others, so it gets a quarter of the games, and no
-    // variance reduction, like GNU Backgammon's rollouts in `benches/gnubg_rollout.py`; the
-    // net-vr row gets a sixteenth, with it (that script's `--varredn`).
+    // variance reduction, like GNU Backgammon's rollouts in `tools/gnubg_rollout.py`; the
+    // net-vr row gets a quarter too, with it (that script's `--varredn`).
     // The net's weights and the bear-off database are built on first use; do that before any
     // clock starts, so that the first net row does not pay for it.
     let bearing_off = Position::from_board([
@@ -52,9 +52,9 @@ fn main() {
     bench_rows("net", &BuiltinPolicy::Net, false, games(4));
     // The bot's wider nets judging every play (the bot at 0-ply).
     bench_rows("net-all", &BuiltinPolicy::NetAll, false, games(4));
-    // Variance reduction judges a play of each of the 21 rolls at every turn: in contact the
-    // screen's first, in races the policy's own (`gammon_bot::rollout::luck`).
-    bench_rows("net-vr", &BuiltinPolicy::Net, true, games(16));
+    // Variance reduction asks the luck net for the value of each of the 21 rolls at every turn
+    // (`gammon_bot::rollout::luck`), about two thirds of a turn's time more.
+    bench_rows("net-vr", &BuiltinPolicy::Net, true, games(4));
 }
 
 /// One row per thread count (1 and 2): `policy` rolling out the starting position `trials` times.
