@@ -103,17 +103,26 @@ impl LuckNet {
     /// to roll, of class `class`), the predicted cubeless equity for that player after the play
     /// of the roll.
     pub fn roll_equities(&self, before: &Position, class: Class) -> [f32; 21] {
-        // The same code compiled for AVX2 and the bit instructions where the CPU has them,
-        // without fused multiply-add: the sums run in the same order on every machine, so the
-        // values are the same to the bit.
+        // The same code compiled for AVX-512 or AVX2 and the bit instructions where the CPU has
+        // them, without fused multiply-add: each sum runs in the same order on every machine,
+        // whatever the width of the vectors, so the values are the same to the bit.
         #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx2")
-            && std::is_x86_feature_detected!("popcnt")
-            && std::is_x86_feature_detected!("lzcnt")
-        {
-            // SAFETY: the CPU supports AVX2, POPCNT and LZCNT, checked just above.
-            return unsafe { self.roll_equities_avx2(before, class) };
+        if std::is_x86_feature_detected!("popcnt") && std::is_x86_feature_detected!("lzcnt") {
+            if std::is_x86_feature_detected!("avx512f") {
+                // SAFETY: the CPU supports AVX-512F, POPCNT and LZCNT, checked just above.
+                return unsafe { self.roll_equities_avx512(before, class) };
+            }
+            if std::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU supports AVX2, POPCNT and LZCNT, checked just above.
+                return unsafe { self.roll_equities_avx2(before, class) };
+            }
         }
+        self.roll_equities_with(before, class)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,popcnt,lzcnt")]
+    unsafe fn roll_equities_avx512(&self, before: &Position, class: Class) -> [f32; 21] {
         self.roll_equities_with(before, class)
     }
 
@@ -368,6 +377,30 @@ fn escapes(rear: usize, a: usize, b: usize, open: u64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_instruction_set_gives_the_same_bits() {
+        // The build is picked at run time; a rollout's luck must not depend on which.
+        let net = LuckNet::builtin();
+        for p in crate::net::tests::sample_positions(300) {
+            let class = Class::of(&p);
+            let plain = net.roll_equities_with(&p, class).map(f32::to_bits);
+            assert_eq!(net.roll_equities(&p, class).map(f32::to_bits), plain, "{p:?}");
+            #[cfg(target_arch = "x86_64")]
+            if std::is_x86_feature_detected!("popcnt") && std::is_x86_feature_detected!("lzcnt") {
+                if std::is_x86_feature_detected!("avx512f") {
+                    // SAFETY: the CPU supports AVX-512F, POPCNT and LZCNT.
+                    let fast = unsafe { net.roll_equities_avx512(&p, class) };
+                    assert_eq!(fast.map(f32::to_bits), plain, "AVX-512 {p:?}");
+                }
+                if std::is_x86_feature_detected!("avx2") {
+                    // SAFETY: the CPU supports AVX2, POPCNT and LZCNT.
+                    let fast = unsafe { net.roll_equities_avx2(&p, class) };
+                    assert_eq!(fast.map(f32::to_bits), plain, "AVX2 {p:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn malformed_weights_are_refused() {

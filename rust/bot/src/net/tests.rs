@@ -5,7 +5,7 @@ use gammon_core::dice::{DiceStream, ALL_ROLLS};
 use screen::Screen;
 
 /// Positions from games of random plays, to test on more than a few hand-made ones.
-fn sample_positions(count: usize) -> Vec<Position> {
+pub(super) fn sample_positions(count: usize) -> Vec<Position> {
     let mut out = vec![];
     let mut stream = DiceStream::new(11, 0);
     let mut p = Position::initial();
