@@ -106,7 +106,7 @@ impl LuckNet {
         // The same code compiled for AVX-512 or AVX2 and the bit instructions where the CPU has
         // them, without fused multiply-add: each sum runs in the same order on every machine,
         // whatever the width of the vectors, so the values are the same to the bit.
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
         if std::is_x86_feature_detected!("popcnt") && std::is_x86_feature_detected!("lzcnt") {
             if std::is_x86_feature_detected!("avx512f") {
                 // SAFETY: the CPU supports AVX-512F, POPCNT and LZCNT, checked just above.
@@ -120,13 +120,13 @@ impl LuckNet {
         self.roll_equities_with(before, class)
     }
 
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
     #[target_feature(enable = "avx512f,popcnt,lzcnt")]
     unsafe fn roll_equities_avx512(&self, before: &Position, class: Class) -> [f32; 21] {
         self.roll_equities_with(before, class)
     }
 
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
     #[target_feature(enable = "avx2,popcnt,lzcnt")]
     unsafe fn roll_equities_avx2(&self, before: &Position, class: Class) -> [f32; 21] {
         self.roll_equities_with(before, class)
@@ -386,7 +386,7 @@ mod tests {
             let class = Class::of(&p);
             let plain = net.roll_equities_with(&p, class).map(f32::to_bits);
             assert_eq!(net.roll_equities(&p, class).map(f32::to_bits), plain, "{p:?}");
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
             if std::is_x86_feature_detected!("popcnt") && std::is_x86_feature_detected!("lzcnt") {
                 if std::is_x86_feature_detected!("avx512f") {
                     // SAFETY: the CPU supports AVX-512F, POPCNT and LZCNT.

@@ -344,7 +344,7 @@ fn from_last_choice<R>(before: &Position, derive: impl FnOnce(Nearby<'_>) -> R) 
 
 /// Whether the CPU counts and scans bits in single instructions, which the builds for AVX2 and
 /// AVX-512 use for the inputs' bookkeeping (every CPU with AVX2 has them).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
 fn has_bit_instructions() -> bool {
     std::is_x86_feature_detected!("popcnt")
         && std::is_x86_feature_detected!("bmi1")
@@ -393,7 +393,7 @@ impl Prepared<'_> {
         // The hidden-layer loops run over rows of f32; where the CPU has AVX-512 or AVX2 the same
         // code compiled for it handles sixteen or eight at a time instead of four. No fused
         // multiply-add is enabled, so every build rounds identically and gives bit-equal results.
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
         {
             let bits = has_bit_instructions();
             if bits && std::is_x86_feature_detected!("avx512f") {
@@ -408,13 +408,13 @@ impl Prepared<'_> {
         self.evaluate_with(candidates, out)
     }
 
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
     #[target_feature(enable = "avx512f,popcnt,bmi1,lzcnt")]
     unsafe fn evaluate_avx512<C: Candidate>(&mut self, candidates: &[C], out: &mut Vec<Probabilities>) {
         self.evaluate_with(candidates, out)
     }
 
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
     #[target_feature(enable = "avx2,popcnt,bmi1,lzcnt")]
     unsafe fn evaluate_avx2<C: Candidate>(&mut self, candidates: &[C], out: &mut Vec<Probabilities>) {
         self.evaluate_with(candidates, out)

@@ -196,7 +196,7 @@ impl Screen {
         }
         // As for the full nets: the same code compiled for AVX2 where the CPU has it, without
         // fused multiply-add, so that every build scores to the same bit.
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
         if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("bmi1") {
             // SAFETY: the CPU supports AVX2 and BMI1, checked just above.
             return unsafe { self.keep_best_avx2(before, plays, keep, kept) };
@@ -204,7 +204,7 @@ impl Screen {
         self.keep_best_with(before, plays, keep, kept)
     }
 
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
     #[target_feature(enable = "avx2,bmi1")]
     unsafe fn keep_best_avx2(&self, before: &Position, plays: &[Play], keep: Keep, kept: &mut Vec<usize>) {
         self.keep_best_with(before, plays, keep, kept)
@@ -242,7 +242,7 @@ impl Screen {
             kept.extend_from_slice(after);
             return true;
         }
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
         if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("bmi1") {
             // SAFETY: the CPU supports AVX2 and BMI1, checked just above.
             return unsafe { self.keep_best_positions_avx2(before, after, keep, kept) };
@@ -250,7 +250,7 @@ impl Screen {
         self.keep_best_positions_with(before, after, keep, kept)
     }
 
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
     #[target_feature(enable = "avx2,bmi1")]
     unsafe fn keep_best_positions_avx2(
         &self,

@@ -60,7 +60,7 @@ pub fn roll_values(
     // As the screen's own ranking does: the same code compiled for AVX2 where the CPU has it,
     // without fused multiply-add, so that the scores, and the plays taken, are the same on
     // every machine.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
     if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("bmi1") {
         // SAFETY: the CPU supports AVX2 and BMI1, checked just above.
         return unsafe { avx2(net, screen, before, plays, out, best) };
@@ -68,7 +68,7 @@ pub fn roll_values(
     with(net, screen, before, plays, out, best)
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
 #[target_feature(enable = "avx2,bmi1")]
 unsafe fn avx2(
     net: &NeuralNet,
