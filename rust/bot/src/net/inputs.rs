@@ -614,13 +614,6 @@ impl Nearby<'_> {
         self.values(|i, v| change(i, v - x[i]));
     }
 
-    /// The inputs of this position, as [`encode`] writes them, bit for bit, at the cost of the
-    /// inputs that changed.
-    pub fn inputs(&self, x: &mut [f32; INPUTS]) {
-        x.copy_from_slice(&self.reference.x);
-        self.values(|i, v| x[i] = v);
-    }
-
     /// The reference of this position with the turn passed back: what
     /// [`Reference::new`]`(&position.swapped())` gives, bit for bit, at the cost of the inputs
     /// that changed. A chosen play's position is the next reference of a game but one side

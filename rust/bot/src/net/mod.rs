@@ -35,7 +35,7 @@ use gammon_backgammon::board::Position;
 use gammon_backgammon::dice_game::{Backgammon, DiceGame};
 use gammon_backgammon::moves::Play;
 use gammon_core::error::{Error, Result};
-use inputs::{encode, touched, touched_between, Nearby, Reference, INPUTS};
+use inputs::{encode, touched, touched_between, Reference, INPUTS, SIDE_INPUTS};
 use network::{Network, MAX_HIDDEN, OUTPUTS};
 use screen::{Keep, Screen};
 use std::sync::OnceLock;
@@ -202,8 +202,9 @@ impl NeuralNet {
     pub fn prepare(&self, before: &Position) -> Prepared<'_> {
         // In a game the position is most often the one the last `best_of` on this thread
         // chose, whose inputs that call has already derived.
-        let reference = CHOSEN.with_borrow_mut(|chosen| match chosen.take() {
-            Some(c) if c.after == *before => c.reference.nearby(&c.after, c.touched).turned(),
+        let reference = CHOSEN.with_borrow_mut(|last| match last.take() {
+            Some(Last::Chosen(c)) if c.after == *before => c.reference.nearby(&c.after, c.touched).turned(),
+            Some(Last::Turned(after, turned)) if after == *before => turned,
             _ => Reference::new(&before.swapped()),
         });
         Prepared { net: self, before: *before, reference, sums: [[0.0; MAX_HIDDEN]; 2], have: [false; 2] }
@@ -215,7 +216,7 @@ impl NeuralNet {
     /// that led there.
     pub fn prepare_again(&self, before: &Position) -> Prepared<'_> {
         let reference =
-            from_last_choice(before, |n| n.turned()).unwrap_or_else(|| Reference::new(&before.swapped()));
+            from_last_choice(before, Reference::clone).unwrap_or_else(|| Reference::new(&before.swapped()));
         Prepared { net: self, before: *before, reference, sums: [[0.0; MAX_HIDDEN]; 2], have: [false; 2] }
     }
 
@@ -224,7 +225,12 @@ impl NeuralNet {
     /// choice on this thread when it led there (leaving it for the next `prepare`), else
     /// encoded afresh.
     pub fn inputs_again(before: &Position, x: &mut [f32; INPUTS]) {
-        if from_last_choice(before, |n| n.inputs(x)).is_none() {
+        // The inputs of a position are those of its swap, halves exchanged.
+        let derived = from_last_choice(before, |turned| {
+            x[..SIDE_INPUTS].copy_from_slice(&turned.x[SIDE_INPUTS..]);
+            x[SIDE_INPUTS..].copy_from_slice(&turned.x[..SIDE_INPUTS]);
+        });
+        if derived.is_none() {
             encode(before, x);
         }
     }
@@ -329,16 +335,33 @@ struct Chosen {
     touched: [u32; 2],
 }
 
-thread_local! {
-    static CHOSEN: std::cell::RefCell<Option<Chosen>> = const { std::cell::RefCell::new(None) };
+/// The last choice on a thread as the next [`NeuralNet::prepare`] finds it: as
+/// [`NeuralNet::best_of`] left it, or with the reference of the position it led to already
+/// derived (by [`NeuralNet::prepare_again`] or [`NeuralNet::inputs_again`], which a rollout
+/// measuring the luck of the position calls before choosing its play), so that it is derived once.
+enum Last {
+    Chosen(Chosen),
+    /// The position after the choice, and its reference with the turn passed back.
+    Turned(Position, Reference),
 }
 
-/// What `derive` makes of `before`'s inputs derived from the last choice on this thread, when
-/// that choice led to `before` (it stays for the next `prepare`); `None` when it did not.
-fn from_last_choice<R>(before: &Position, derive: impl FnOnce(Nearby<'_>) -> R) -> Option<R> {
-    CHOSEN.with_borrow(|chosen| match chosen {
-        Some(c) if c.after == *before => Some(derive(c.reference.nearby(&c.after, c.touched))),
-        _ => None,
+thread_local! {
+    static CHOSEN: std::cell::RefCell<Option<Last>> = const { std::cell::RefCell::new(None) };
+}
+
+/// What `read` makes of the reference of `before` with the turn passed (what
+/// `Reference::new(&before.swapped())` gives), derived from the last choice on this thread when
+/// that choice led to `before`; it stays, derived, for the next `prepare`. `None` when it did not.
+fn from_last_choice<R>(before: &Position, read: impl FnOnce(&Reference) -> R) -> Option<R> {
+    CHOSEN.with_borrow_mut(|last| {
+        let derived = match last.as_ref()? {
+            Last::Chosen(c) if c.after == *before => c.reference.nearby(&c.after, c.touched).turned(),
+            Last::Turned(after, turned) if after == before => return Some(read(turned)),
+            _ => return None,
+        };
+        let r = read(&derived);
+        *last = Some(Last::Turned(*before, derived));
+        Some(r)
     })
 }
 
@@ -458,7 +481,7 @@ impl Prepared<'_> {
     fn remember(self, chosen: &Play) {
         let chosen =
             Chosen { after: chosen.position.swapped(), reference: self.reference, touched: touched(chosen) };
-        CHOSEN.with_borrow_mut(|c| *c = Some(chosen));
+        CHOSEN.with_borrow_mut(|c| *c = Some(Last::Chosen(chosen)));
     }
 
     /// [`Prepared::remember`] for a choice made among the positions of
@@ -468,7 +491,7 @@ impl Prepared<'_> {
     pub fn remember_position(self, chosen: &Position) {
         let touched = touched_between(&self.before, chosen);
         let chosen = Chosen { after: chosen.swapped(), reference: self.reference, touched };
-        CHOSEN.with_borrow_mut(|c| *c = Some(chosen));
+        CHOSEN.with_borrow_mut(|c| *c = Some(Last::Chosen(chosen)));
     }
 
     /// [`NeuralNet::best_of_screened`] from the prepared position.

@@ -194,7 +194,8 @@ fn a_game_goes_on_from_the_inputs_of_the_chosen_play() {
             let plays = legal_plays(&p, stream.roll());
             if !plays.is_empty() {
                 plies += 1;
-                derived += CHOSEN.with_borrow(|c| c.as_ref().is_some_and(|c| c.after == p)) as u32;
+                derived +=
+                    CHOSEN.with_borrow(|c| matches!(c, Some(super::Last::Chosen(c)) if c.after == p)) as u32;
                 // Derived from the last choice where it can be: the same bits as afresh.
                 assert_eq!(net.prepare(&p).reference.x, Reference::new(&p.swapped()).x, "{p:?}");
             }
