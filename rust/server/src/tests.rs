@@ -424,9 +424,11 @@ async fn requests_past_the_time_limit_get_408() {
         rollout_time: Duration::ZERO,
         ..Limits::default()
     };
-    let request = json_post("/v1/plays", json!({"position": "initial", "dice": [6, 6], "ply": 2}));
+    // A middle game and a double with many plays: judging them at 2-ply takes far longer than
+    // the millisecond allowed (the opening's 6-6, with few plays, could finish within it).
+    let request = json_post("/v1/plays", json!({"position": "0HPhATDg2+ABMA", "dice": [1, 1], "ply": 2}));
     let (status, body) = send_to(app_with(limits), request).await;
-    assert_eq!(status, StatusCode::REQUEST_TIMEOUT);
+    assert_eq!(status, StatusCode::REQUEST_TIMEOUT, "{body}");
     assert!(body["message"].is_string());
 }
 
