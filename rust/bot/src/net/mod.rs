@@ -202,10 +202,9 @@ impl NeuralNet {
     pub fn prepare(&self, before: &Position) -> Prepared<'_> {
         // In a game the position is most often the one the last `best_of` on this thread
         // chose, whose inputs that call has already derived.
-        let reference = CHOSEN.with_borrow_mut(|last| match last.take() {
-            Some(Last::Chosen(c)) if c.after == *before => c.reference.nearby(&c.after, c.touched).turned(),
-            Some(Last::Turned(after, turned)) if after == *before => turned,
-            _ => Reference::new(&before.swapped()),
+        let reference = CHOSEN.with_borrow_mut(|last| match last.take_if(|l| l.led_to(before)) {
+            Some(l) => l.into_turned(),
+            None => Reference::new(&before.swapped()),
         });
         Prepared { net: self, before: *before, reference, sums: [[0.0; MAX_HIDDEN]; 2], have: [false; 2] }
     }
@@ -345,6 +344,24 @@ enum Last {
     Turned(Position, Reference),
 }
 
+impl Last {
+    /// Whether the choice led to `before`.
+    fn led_to(&self, before: &Position) -> bool {
+        match self {
+            Last::Chosen(c) => c.after == *before,
+            Last::Turned(after, _) => after == before,
+        }
+    }
+
+    /// The reference of the position the choice led to, with the turn passed back.
+    fn into_turned(self) -> Reference {
+        match self {
+            Last::Chosen(c) => c.reference.nearby(&c.after, c.touched).turned(),
+            Last::Turned(_, turned) => turned,
+        }
+    }
+}
+
 thread_local! {
     static CHOSEN: std::cell::RefCell<Option<Last>> = const { std::cell::RefCell::new(None) };
 }
@@ -354,13 +371,9 @@ thread_local! {
 /// that choice led to `before`; it stays, derived, for the next `prepare`. `None` when it did not.
 fn from_last_choice<R>(before: &Position, read: impl FnOnce(&Reference) -> R) -> Option<R> {
     CHOSEN.with_borrow_mut(|last| {
-        let derived = match last.as_ref()? {
-            Last::Chosen(c) if c.after == *before => c.reference.nearby(&c.after, c.touched).turned(),
-            Last::Turned(after, turned) if after == before => return Some(read(turned)),
-            _ => return None,
-        };
-        let r = read(&derived);
-        *last = Some(Last::Turned(*before, derived));
+        let turned = last.take_if(|l| l.led_to(before))?.into_turned();
+        let r = read(&turned);
+        *last = Some(Last::Turned(*before, turned));
         Some(r)
     })
 }
