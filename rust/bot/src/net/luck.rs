@@ -21,7 +21,7 @@
 //! contact, races and bear-offs; `tools/train_luck.py` makes them from the data of the
 //! `luck_data` example (docs/training.md).
 
-use super::inputs::INPUTS;
+use super::inputs::{INPUTS, SIDE_INPUTS};
 use super::{Class, NeuralNet};
 use gammon_backgammon::board::{Position, BAR};
 use gammon_backgammon::ALL_ROLLS;
@@ -32,8 +32,9 @@ use std::sync::OnceLock;
 /// narrow one's of eight.
 const MAX_HIDDEN: usize = 256;
 
-/// The hidden units summed together, in four vector registers.
-const BLOCK: usize = 32;
+/// The hidden units summed together, in eight vector registers: enough independent sums to
+/// keep the adders busy while each waits for the one before.
+const BLOCK: usize = 64;
 
 /// What [`roll_features`] counts for each roll.
 pub const ROLL_FEATURES: usize = 11;
@@ -49,18 +50,34 @@ struct Layer {
     /// `hidden` rows of `narrow`: the narrowing, without bias or activation, hidden unit by
     /// hidden unit (the file holds it the other way round).
     wn: Vec<f32>,
-    /// `narrow` rows of [`OUTPUTS`]: the weights of the 21 rolls' values without features, then
-    /// of what each roll's features are worth (roll by roll, feature by feature), then zeros.
+    /// `narrow` rows of [`OUTPUTS`]: the weights of the 21 rolls' values without features from
+    /// column 0, of what feature `f` is worth in roll `r` in column `WORTHS[f] + r`, zeros
+    /// elsewhere.
     wo: Vec<f32>,
     /// Their biases.
     bo: Vec<f32>,
 }
 
-/// The 21 rolls' values and their features' worths, rounded up to whole blocks of outputs.
-const OUTPUTS: usize = 256;
+/// The narrow layer's units summed together, in four vector registers.
+const NARROW_BLOCK: usize = 32;
 
-/// The outputs summed together, in eight vector registers.
-const OUTPUT_BLOCK: usize = 64;
+/// The outputs: the 21 rolls' values and their features' worths, in three groups of columns,
+/// each rounded up to whole vector registers. What no roll of a position needs is not summed:
+/// the worths of hits where no roll hits (about half of contact positions) and of entering
+/// where no checker is on the bar (three quarters).
+/// The first group, columns 0 to 127, always summed, holds the values and the worths of
+/// features 4, 5, 8, 9 and 10.
+const OUTPUTS: usize = 288;
+
+/// Where the second group starts: the worths of the hit features 0 to 3.
+const HITS: usize = 128;
+
+/// Where the third group starts: the worths of entering from the bar, features 6 and 7.
+const ENTERING: usize = 224;
+
+/// Where each feature's worths start among the outputs, roll by roll from there.
+const WORTHS: [usize; ROLL_FEATURES] =
+    [HITS, HITS + 21, HITS + 42, HITS + 63, 21, 42, ENTERING, ENTERING + 21, 63, 84, 105];
 
 /// The luck net's weights: one [`Layer`] each for contact, races and bear-offs (both sides
 /// home), the classes of [`Class`].
@@ -143,7 +160,7 @@ impl LuckNet {
         // In a rollout the last play chosen led here, and its inputs are at hand.
         NeuralNet::inputs_again(before, &mut x);
         let features = features_of(before);
-        layer.forward(&x, &features)
+        layer.forward(&x, occupied(before), &features)
     }
 }
 
@@ -153,7 +170,7 @@ impl Layer {
         let (sizes, mut rest) = bytes.split_first_chunk::<8>().ok_or_else(short)?;
         let hidden = u32::from_le_bytes(sizes[..4].try_into().unwrap()) as usize;
         let narrow = u32::from_le_bytes(sizes[4..].try_into().unwrap()) as usize;
-        for (n, multiple) in [(hidden, BLOCK), (narrow, 8)] {
+        for (n, multiple) in [(hidden, BLOCK), (narrow, NARROW_BLOCK)] {
             if n == 0 || n > MAX_HIDDEN || n % multiple != 0 {
                 return Err(Error::InvalidArgument(format!("luck net: a layer of {n} units")));
             }
@@ -178,26 +195,51 @@ impl Layer {
             for r in 0..21 {
                 wo[k * OUTPUTS + r] = w2[r * narrow + k];
             }
-            for j in 0..21 * ROLL_FEATURES {
-                wo[k * OUTPUTS + 21 + j] = u[j * narrow + k];
+            for r in 0..21 {
+                for (f, start) in WORTHS.iter().enumerate() {
+                    wo[k * OUTPUTS + start + r] = u[(r * ROLL_FEATURES + f) * narrow + k];
+                }
             }
         }
         let mut bo = vec![0.0; OUTPUTS];
         bo[..21].copy_from_slice(&b2);
-        bo[21..21 + 21 * ROLL_FEATURES].copy_from_slice(&c);
+        for r in 0..21 {
+            for (f, start) in WORTHS.iter().enumerate() {
+                bo[start + r] = c[r * ROLL_FEATURES + f];
+            }
+        }
         Ok((Layer { hidden, narrow, w1, b1, wn, wo, bo }, rest))
     }
 
     #[inline(always)]
-    fn forward(&self, x: &[f32; INPUTS], features: &[[f32; ROLL_FEATURES]; 21]) -> [f32; 21] {
+    fn forward(
+        &self,
+        x: &[f32; INPUTS],
+        occupied: [u32; 2],
+        features: &[[f32; ROLL_FEATURES]; 21],
+    ) -> [f32; 21] {
         let n = self.hidden;
         // The inputs are mostly zero: only the rows of those that are not are added, block by
-        // block of hidden units, so that each block's sums stay in registers.
+        // block of hidden units, so that each block's sums stay in registers. An empty point's
+        // four inputs are all zero, so only the occupied points' are looked at.
         let mut nonzero = [(0u32, 0.0f32); INPUTS];
         let mut count = 0;
-        for (i, &xi) in x.iter().enumerate() {
-            nonzero[count] = ((i * n) as u32, xi);
-            count += (xi != 0.0) as usize;
+        for (side, mut points) in occupied.into_iter().enumerate() {
+            let base = side * SIDE_INPUTS;
+            let mut take = |i: usize| {
+                nonzero[count] = ((i * n) as u32, x[i]);
+                count += (x[i] != 0.0) as usize;
+            };
+            while points != 0 {
+                let first = base + 4 * (points.trailing_zeros() as usize - 1);
+                points &= points - 1;
+                for i in first..first + 4 {
+                    take(i);
+                }
+            }
+            for i in base + 96..base + SIDE_INPUTS {
+                take(i);
+            }
         }
         let mut hidden = [0.0f32; MAX_HIDDEN];
         for start in (0..n).step_by(BLOCK) {
@@ -206,63 +248,100 @@ impl Layer {
             for (j, lane) in sums.iter_mut().enumerate() {
                 lane.copy_from_slice(&self.b1[start + 8 * j..start + 8 * j + 8]);
             }
-            for &(row, xi) in &nonzero[..count] {
-                let row = row as usize + start;
-                let w: &[f32; BLOCK] = self.w1[row..row + BLOCK].try_into().unwrap();
-                for (j, lane) in sums.iter_mut().enumerate() {
-                    for k in 0..8 {
-                        lane[k] += xi * w[8 * j + k];
-                    }
-                }
-            }
+            add_rows(&mut sums, &nonzero[..count], &self.w1, start);
             for (j, lane) in sums.iter().enumerate() {
                 for k in 0..8 {
                     hidden[start + 8 * j + k] = lane[k].max(0.0);
                 }
             }
         }
-        let h = &hidden[..n];
         let m = self.narrow;
         // Rectified units are often zero: only the rows of those that are not are added.
-        let mut narrowed = [0.0f32; MAX_HIDDEN];
-        let z = &mut narrowed[..m];
-        for (j, &hj) in h.iter().enumerate() {
-            if hj != 0.0 {
-                for (zk, w) in z.iter_mut().zip(&self.wn[j * m..(j + 1) * m]) {
-                    *zk += hj * w;
-                }
-            }
+        let mut active = [(0u32, 0.0f32); MAX_HIDDEN];
+        let mut live = 0;
+        for (j, &hj) in hidden[..n].iter().enumerate() {
+            active[live] = ((j * m) as u32, hj);
+            live += (hj != 0.0) as usize;
         }
-        let z = &narrowed[..m];
+        let mut narrowed = [[[0.0f32; 8]; NARROW_BLOCK / 8]; MAX_HIDDEN / NARROW_BLOCK];
+        for (b, sums) in narrowed[..m / NARROW_BLOCK].iter_mut().enumerate() {
+            add_rows(sums, &active[..live], &self.wn, b * NARROW_BLOCK);
+        }
+        let z = &narrowed.as_flattened().as_flattened()[..m];
         let mut outputs = [0.0f32; OUTPUTS];
-        for start in (0..OUTPUTS).step_by(OUTPUT_BLOCK) {
-            let mut sums = [[0.0f32; 8]; OUTPUT_BLOCK / 8];
-            for (j, lane) in sums.iter_mut().enumerate() {
-                lane.copy_from_slice(&self.bo[start + 8 * j..start + 8 * j + 8]);
-            }
-            for (k, &zk) in z.iter().enumerate() {
-                let row = k * OUTPUTS + start;
-                let w: &[f32; OUTPUT_BLOCK] = self.wo[row..row + OUTPUT_BLOCK].try_into().unwrap();
-                for (j, lane) in sums.iter_mut().enumerate() {
-                    for i in 0..8 {
-                        lane[i] += zk * w[8 * j + i];
-                    }
-                }
-            }
-            for (j, lane) in sums.iter().enumerate() {
-                outputs[start + 8 * j..start + 8 * j + 8].copy_from_slice(lane);
-            }
+        self.sum_outputs::<8>(z, 0, &mut outputs);
+        self.sum_outputs::<8>(z, 64, &mut outputs);
+        // Worths not summed stay zero, and no roll has their features.
+        if features.iter().any(|f| f[0] != 0.0) {
+            self.sum_outputs::<8>(z, HITS, &mut outputs);
+            self.sum_outputs::<4>(z, HITS + 64, &mut outputs);
         }
-        let worths = &outputs[21..21 + 21 * ROLL_FEATURES];
+        if features.iter().any(|f| f[6] != 0.0 || f[7] != 0.0) {
+            self.sum_outputs::<8>(z, ENTERING, &mut outputs);
+        }
         // Loops rather than `array::from_fn`, whose closures are not compiled for the CPU's
         // features with the function that calls them.
         let mut values = [0.0f32; 21];
         for (r, value) in values.iter_mut().enumerate() {
-            let worth = &worths[r * ROLL_FEATURES..(r + 1) * ROLL_FEATURES];
-            *value = outputs[r] + features[r].iter().zip(worth).map(|(f, w)| f * w).sum::<f32>();
+            let mut worth = 0.0f32;
+            for (f, &start) in WORTHS.iter().enumerate() {
+                worth += features[r][f] * outputs[start + r];
+            }
+            *value = outputs[r] + worth;
         }
         values
     }
+}
+
+impl Layer {
+    /// Sums the outputs `start..start + 8 * L` from the narrow layer `z`, each in a vector
+    /// register's lane, narrow unit by narrow unit.
+    #[inline(always)]
+    fn sum_outputs<const L: usize>(&self, z: &[f32], start: usize, outputs: &mut [f32; OUTPUTS]) {
+        let mut sums = [[0.0f32; 8]; L];
+        for (j, lane) in sums.iter_mut().enumerate() {
+            lane.copy_from_slice(&self.bo[start + 8 * j..start + 8 * j + 8]);
+        }
+        for (k, &zk) in z.iter().enumerate() {
+            let row = k * OUTPUTS + start;
+            let w = &self.wo[row..row + 8 * L];
+            for (j, lane) in sums.iter_mut().enumerate() {
+                for i in 0..8 {
+                    lane[i] += zk * w[8 * j + i];
+                }
+            }
+        }
+        for (j, lane) in sums.iter().enumerate() {
+            outputs[start + 8 * j..start + 8 * j + 8].copy_from_slice(lane);
+        }
+    }
+}
+
+/// Adds to `sums` each `(row, x)` of `rows` times the weights from `row + start` on, in the
+/// order given, so that each sum is the same to the bit in every build.
+#[inline(always)]
+fn add_rows<const L: usize>(sums: &mut [[f32; 8]; L], rows: &[(u32, f32)], weights: &[f32], start: usize) {
+    for &(row, x) in rows {
+        let row = row as usize + start;
+        let w = &weights[row..row + 8 * L];
+        for (j, lane) in sums.iter_mut().enumerate() {
+            for k in 0..8 {
+                lane[k] += x * w[8 * j + k];
+            }
+        }
+    }
+}
+
+/// The points holding checkers of each side, in its own numbering (bit `i` for point `i`): the
+/// side on roll, then the other.
+#[inline(always)]
+fn occupied(before: &Position) -> [u32; 2] {
+    let (mut ours, mut theirs) = (0u32, 0u32);
+    for (i, &n) in before.board().iter().enumerate().take(25).skip(1) {
+        ours |= ((n > 0) as u32) << i;
+        theirs |= ((n < 0) as u32) << (25 - i);
+    }
+    [ours, theirs]
 }
 
 /// For each of the 21 rolls ([`ALL_ROLLS`] order), what the player to roll in `before` could
@@ -400,6 +479,75 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_forward_pass_is_the_plain_sums() {
+        // The forward pass skips zero inputs, empty points, inactive units and the worths of
+        // features no roll has; here every weight is read from the file's own layout and every
+        // sum is taken in full, in double precision.
+        let bytes = &BUILTIN[MAGIC.len()..];
+        let mut at = 0;
+        let mut classes = vec![];
+        for _ in 0..3 {
+            let size = |k: usize| u32::from_le_bytes(bytes[at + 4 * k..at + 4 * k + 4].try_into().unwrap());
+            let (hidden, narrow) = (size(0) as usize, size(1) as usize);
+            at += 8;
+            let mut take = |n: usize| -> Vec<f64> {
+                let v = bytes[at..at + 4 * n]
+                    .chunks_exact(4)
+                    .map(|b| f32::from_le_bytes(b.try_into().unwrap()) as f64)
+                    .collect();
+                at += 4 * n;
+                v
+            };
+            let w1 = take(INPUTS * hidden);
+            let b1 = take(hidden);
+            let wn = take(narrow * hidden);
+            let w2 = take(21 * narrow);
+            let b2 = take(21);
+            let u = take(21 * ROLL_FEATURES * narrow);
+            let c = take(21 * ROLL_FEATURES);
+            classes.push((hidden, narrow, w1, b1, wn, w2, b2, u, c));
+        }
+        let net = LuckNet::builtin();
+        let mut hits_and_bars = [0; 2];
+        for p in crate::net::tests::sample_positions(400) {
+            let class = Class::of(&p);
+            let (hidden, narrow, w1, b1, wn, w2, b2, u, c) = &classes[match class {
+                Class::Contact => 0,
+                Class::Race => 1,
+                Class::BearOff => 2,
+            }];
+            let mut x = [0.0f32; INPUTS];
+            super::super::inputs::encode(&p, &mut x);
+            let h: Vec<f64> = (0..*hidden)
+                .map(|j| {
+                    (b1[j] + (0..INPUTS).map(|i| x[i] as f64 * w1[i * hidden + j]).sum::<f64>()).max(0.0)
+                })
+                .collect();
+            let z: Vec<f64> =
+                (0..*narrow).map(|k| (0..*hidden).map(|j| h[j] * wn[k * hidden + j]).sum()).collect();
+            let features = roll_features(&p);
+            hits_and_bars[0] += features.iter().any(|f| f[0] != 0.0) as usize;
+            hits_and_bars[1] += features.iter().any(|f| f[6] != 0.0) as usize;
+            let got = net.roll_equities(&p, class);
+            for r in 0..21 {
+                let dot = |w: &[f64]| (0..*narrow).map(|k| w[k] * z[k]).sum::<f64>();
+                let mut want = b2[r] + dot(&w2[r * narrow..]);
+                for (f, &feature) in features[r].iter().enumerate() {
+                    let j = r * ROLL_FEATURES + f;
+                    want += feature as f64 * (c[j] + dot(&u[j * narrow..]));
+                }
+                assert!(
+                    (got[r] as f64 - want).abs() < 1e-4,
+                    "{} roll {r}: {} against {want}",
+                    p.id(),
+                    got[r]
+                );
+            }
+        }
+        assert!(hits_and_bars.iter().all(|&n| n > 20), "{hits_and_bars:?}");
     }
 
     #[test]
