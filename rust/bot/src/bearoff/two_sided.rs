@@ -108,6 +108,8 @@ impl Entry {
 /// theirs]` as in [`Entry`], together so that a lookup reads one cache line.
 pub struct Database {
     values: Vec<[f32; 4]>,
+    /// Kept for [`Database::roll_wins`].
+    successors: Successors,
 }
 
 impl Database {
@@ -116,6 +118,37 @@ impl Database {
     pub fn entry(&self, mover: usize, opponent: usize) -> Entry {
         let [win, centred, owned, theirs] = self.values[mover * BOARDS + opponent];
         Entry { win: win as f64, centred: centred as f64, owned: owned as f64, theirs: theirs as f64 }
+    }
+
+    /// For each of the 21 rolls ([`ALL_ROLLS`] order), the chance of winning of the player on
+    /// roll of the pair (`mover`, `opponent`), both holding checkers, after its best play of the
+    /// roll: 1 when a play bears off its last checker, else one minus the opponent's chance at
+    /// the pair left. The database's win of the pair is their mean over the 36 outcomes, and a
+    /// rollout's variance reduction takes them as the exact value of each roll.
+    ///
+    /// ```
+    /// use gammon_bot::bearoff::two_sided::{board_index, database};
+    /// // One checker on the six point against one on the one point: every roll of six pips or
+    /// // more bears it off and wins; 1-1, 2-1, 3-1, 3-2 and 4-1 lose.
+    /// let mover = board_index(&[0, 0, 0, 0, 0, 1]).unwrap();
+    /// let opponent = board_index(&[1, 0, 0, 0, 0, 0]).unwrap();
+    /// let wins = database().roll_wins(mover, opponent);
+    /// assert_eq!(wins.iter().filter(|&&w| w == 1.0).count(), 16);
+    /// assert_eq!(wins.iter().filter(|&&w| w == 0.0).count(), 5);
+    /// ```
+    pub fn roll_wins(&self, mover: usize, opponent: usize) -> [f64; 21] {
+        let s = &self.successors;
+        let row = &self.values[opponent * BOARDS..(opponent + 1) * BOARDS];
+        let mut wins = [0.0; 21];
+        for (r, win) in wins.iter_mut().enumerate() {
+            let k = mover * 21 + r;
+            let after = &s.boards[s.starts[k] as usize..s.starts[k + 1] as usize];
+            *win = after
+                .iter()
+                .map(|&a| if a == 0 { 1.0 } else { 1.0 - row[a as usize][0] as f64 })
+                .fold(0.0, f64::max);
+        }
+        wins
     }
 }
 
@@ -234,7 +267,7 @@ fn build() -> Database {
             t[m * BOARDS + o] = v;
         }
     }
-    Database { values: t }
+    Database { values: t, successors: s }
 }
 
 /// The database, built on first use.

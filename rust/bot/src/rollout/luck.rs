@@ -13,11 +13,15 @@
 //! that value from the position before the roll, without a play generated: it removes about
 //! three quarters of the variance for about two thirds of a ply's time a ply, which makes the
 //! reduced rollout's error 1.6 to 1.7 times smaller than plain trials' at equal time
-//! (docs/performance.md). For any other net (the bot's, or weights being trained) it is the
+//! (docs/performance.md). Where both sides bear off with six checkers or fewer, the policy plays
+//! by the exact two-sided database, and `f` is that database's value of each roll's best play
+//! ([`Database::roll_wins`](crate::bearoff::two_sided::Database::roll_wins)): exact, and cheaper
+//! than the net. For any other net (the bot's, or weights being trained) it is the
 //! net's value of a play of each roll: in contact the play the screen ranks first, the 21
 //! positions judged in one call from one preparation of the position before the roll; in
 //! races and bear-offs, where plays are few, the policy's own choice.
 
+use crate::bearoff::two_sided;
 use crate::net::luck::LuckNet;
 use crate::net::screen::{Keep, Screen};
 use crate::net::{Class, NeuralNet};
@@ -26,7 +30,8 @@ use gammon_backgammon::{legal_plays_into, Play, Position, Probabilities, ALL_ROL
 /// For each of the 21 rolls ([`ALL_ROLLS`] order) from `before` (the position of the player to
 /// roll), the value `f` of the roll for the mover into `out`, and the index of the play it
 /// judged among the roll's legal plays into `best`: for [`NeuralNet::fast`] the [`LuckNet`]'s
-/// predicted equity (all of it in the win; `best` all 0, no play being judged); for other
+/// predicted equity (all of it in the win; `best` all 0, no play being judged), or in the exact
+/// two-sided bear-off database's range its chance of winning after the roll's best play; for other
 /// nets, in contact ([`Class::Contact`]) the net's value of the play `screen` scores highest
 /// (the first of equals), elsewhere of the play [`NeuralNet::best_of_screened`] takes with
 /// `keep`, as the net policy does. `plays` is scratch space.
@@ -43,6 +48,18 @@ pub fn roll_values(
     // Asking `shipped` loads neither shipped net, where comparing with `NeuralNet::fast()` would
     // load the rollouts' net for the bot's or a training run's.
     if net.shipped() == 2 {
+        // Where both sides bear off with six checkers or fewer, the policy plays by the exact
+        // two-sided database, whose value of each roll is known without a prediction.
+        if let Some((mover, opponent)) =
+            (class == Class::BearOff).then(|| two_sided::boards_of(before)).flatten()
+        {
+            let wins = two_sided::database().roll_wins(mover, opponent);
+            for ((value, k), win) in out.iter_mut().zip(best.iter_mut()).zip(wins) {
+                *value = Probabilities { win, ..Probabilities::default() };
+                *k = 0;
+            }
+            return;
+        }
         // The rollouts' own net: the luck net, made for it, predicts each roll's value.
         let equities = LuckNet::builtin().roll_equities(before, class);
         for ((value, k), equity) in out.iter_mut().zip(best.iter_mut()).zip(equities) {
@@ -128,18 +145,27 @@ mod tests {
 
     #[test]
     fn the_rollouts_net_takes_the_luck_nets_values() {
+        // Or, where both sides bear off with six checkers or fewer, the exact database's.
         let (net, screen) = (NeuralNet::fast(), Screen::builtin());
         let mut stream = DiceStream::new(12, 0);
         let (mut p, mut plays) = (Position::initial(), vec![]);
         let (mut out, mut best) = ([Probabilities::default(); 21], [0; 21]);
-        let mut seen = [0; 3];
+        let mut seen = [0; 4];
         for _ in 0..600 {
             roll_values(net, screen, KEEP, &p, &mut plays, &mut out, &mut best);
             let class = Class::of(&p);
-            seen[class as usize] += 1;
-            let want = LuckNet::builtin().roll_equities(&p, class);
-            for (value, equity) in out.iter().zip(want) {
-                assert_eq!(value.equity() as f32, equity, "{}", p.id());
+            if let Some((mover, opponent)) = two_sided::boards_of(&p) {
+                seen[3] += 1;
+                let wins = two_sided::database().roll_wins(mover, opponent);
+                for (value, win) in out.iter().zip(wins) {
+                    assert_eq!(value.to_array(), [win, 0.0, 0.0, 0.0, 0.0], "{}", p.id());
+                }
+            } else {
+                seen[class as usize] += 1;
+                let want = LuckNet::builtin().roll_equities(&p, class);
+                for (value, equity) in out.iter().zip(want) {
+                    assert_eq!(value.equity() as f32, equity, "{}", p.id());
+                }
             }
             let all = legal_plays(&p, stream.roll());
             p = all[net.best_of_screened(screen, KEEP, &p, &all).0].position.swapped();
@@ -147,7 +173,7 @@ mod tests {
                 p = Position::initial();
             }
         }
-        assert!(seen.iter().all(|&n| n > 20), "{seen:?}");
+        assert!(seen[..3].iter().all(|&n| n > 20) && seen[3] > 5, "{seen:?}");
     }
 
     #[test]
