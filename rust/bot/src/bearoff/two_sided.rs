@@ -27,7 +27,8 @@
 //! min(1, 2 ND_theirs))`, `E_theirs = ND_theirs`. The cube is taken as unlimited and the Jacoby
 //! rule does not matter (no gammons); beavers are not considered.
 //!
-//! Values are kept as `f32`: four for each of the 853,776 pairs, 13.7 MB. The build takes about a second on
+//! Values are kept as `f32`: four for each of the 853,776 pairs, 13.7 MB, with the boards each
+//! board's plays of each roll leave (69,022 in all, 0.2 MB). The build takes about a second on
 //! two cores in a release build (see `docs/bearoff.md`).
 
 use super::SKIP;

@@ -12,7 +12,7 @@
 //! For the rollouts' own net ([`NeuralNet::fast`]), `f` is the [`LuckNet`]'s prediction of
 //! that value from the position before the roll, without a play generated: it removes about
 //! three quarters of the variance for about two thirds of a ply's time a ply, which makes the
-//! reduced rollout's error 1.6 to 1.7 times smaller than plain trials' at equal time
+//! reduced rollout's error about 1.7 times smaller than plain trials' at equal time
 //! (docs/performance.md). Where both sides bear off with six checkers or fewer, the policy plays
 //! by the exact two-sided database, and `f` is that database's value of each roll's best play
 //! ([`Database::roll_wins`](crate::bearoff::two_sided::Database::roll_wins)): exact, and cheaper
