@@ -142,9 +142,8 @@ impl Database {
         let row = &self.values[opponent * BOARDS..(opponent + 1) * BOARDS];
         let mut wins = [0.0; 21];
         for (r, win) in wins.iter_mut().enumerate() {
-            let k = mover * 21 + r;
-            let after = &s.boards[s.starts[k] as usize..s.starts[k + 1] as usize];
-            *win = after
+            *win = s
+                .after(mover, r)
                 .iter()
                 .map(|&a| if a == 0 { 1.0 } else { 1.0 - row[a as usize][0] as f64 })
                 .fold(0.0, f64::max);
@@ -159,6 +158,14 @@ impl Database {
 struct Successors {
     starts: Vec<u32>,
     boards: Vec<u16>,
+}
+
+impl Successors {
+    /// The boards the plays of roll `r` leave from board `b`.
+    fn after(&self, b: usize, r: usize) -> &[u16] {
+        let k = b * 21 + r;
+        &self.boards[self.starts[k] as usize..self.starts[k + 1] as usize]
+    }
 }
 
 fn successors() -> Successors {
@@ -200,8 +207,7 @@ fn compute(t: &[[f32; 4]], s: &Successors, mover: usize, opponent: usize) -> [f3
     let (mut win, mut centred, mut owned, mut theirs) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
     for (r, dice) in ALL_ROLLS.iter().enumerate() {
         let w = dice.weight() as f64 / 36.0;
-        let k = mover * 21 + r;
-        let after = &s.boards[s.starts[k] as usize..s.starts[k + 1] as usize];
+        let after = s.after(mover, r);
         let (mut bw, mut bc, mut bo, mut bt) = (-2.0f64, -2.0f64, -2.0f64, -2.0f64);
         for &a in after {
             let (vw, vc, vo, vt) = if a == 0 {

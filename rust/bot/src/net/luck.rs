@@ -29,7 +29,7 @@ use gammon_core::error::{Error, Result};
 use std::sync::OnceLock;
 
 /// The most units a layer may have. The hidden layer's must be a multiple of [`BLOCK`], the
-/// narrow one's of eight.
+/// narrow one's of [`NARROW_BLOCK`].
 const MAX_HIDDEN: usize = 256;
 
 /// The hidden units summed together, in eight vector registers: enough independent sums to
@@ -65,6 +65,7 @@ const NARROW_BLOCK: usize = 32;
 /// each rounded up to whole vector registers. What no roll of a position needs is not summed:
 /// the worths of hits where no roll hits (about half of contact positions) and of entering
 /// where no checker is on the bar (three quarters).
+///
 /// The first group, columns 0 to 127, always summed, holds the values and the worths of
 /// features 4, 5, 8, 9 and 10.
 const OUTPUTS: usize = 288;
@@ -159,8 +160,8 @@ impl LuckNet {
         let mut x = [0.0f32; INPUTS];
         // In a rollout the last play chosen led here, and its inputs are at hand.
         NeuralNet::inputs_again(before, &mut x);
-        let features = features_of(before);
-        layer.forward(&x, occupied(before), &features)
+        let bits = Bits::of(before);
+        layer.forward(&x, bits.occupied(), &features_from(&bits))
     }
 }
 
@@ -291,9 +292,7 @@ impl Layer {
         }
         values
     }
-}
 
-impl Layer {
     /// Sums the outputs `start..start + 8 * L` from the narrow layer `z`, each in a vector
     /// register's lane, narrow unit by narrow unit.
     #[inline(always)]
@@ -332,18 +331,6 @@ fn add_rows<const L: usize>(sums: &mut [[f32; 8]; L], rows: &[(u32, f32)], weigh
     }
 }
 
-/// The points holding checkers of each side, in its own numbering (bit `i` for point `i`): the
-/// side on roll, then the other.
-#[inline(always)]
-fn occupied(before: &Position) -> [u32; 2] {
-    let (mut ours, mut theirs) = (0u32, 0u32);
-    for (i, &n) in before.board().iter().enumerate().take(25).skip(1) {
-        ours |= ((n > 0) as u32) << i;
-        theirs |= ((n < 0) as u32) << (25 - i);
-    }
-    [ours, theirs]
-}
-
 /// For each of the 21 rolls ([`ALL_ROLLS`] order), what the player to roll in `before` could
 /// do with it, judged point by point without making the moves (so a checker on the bar that
 /// must enter first is not enforced, nor is a play's need to use both dice):
@@ -360,26 +347,59 @@ fn occupied(before: &Position) -> [u32; 2] {
 ///    every point the opponent holds within twelve pips in front of it (there must be one);
 /// 10. whether each die can be played by some checker.
 pub fn roll_features(before: &Position) -> [[f32; ROLL_FEATURES]; 21] {
-    features_of(before)
+    features_from(&Bits::of(before))
+}
+
+/// Our points 1..=24, as bits.
+const POINTS: u64 = ((1 << 25) - 1) & !1;
+
+/// The board as bit masks, bit k for our point k (the bar is 25), read in one pass for the
+/// roll features and the inputs worth looking at.
+#[derive(Clone, Copy)]
+struct Bits {
+    /// Ours: at least one checker (the bar included), exactly one, two or more.
+    source: u64,
+    one: u64,
+    two: u64,
+    /// Points the opponent does not hold; every bit beyond our point 24 and bit 0 is open.
+    open: u64,
+    /// The opponent's blots.
+    blots: u64,
+}
+
+impl Bits {
+    #[inline(always)]
+    fn of(before: &Position) -> Bits {
+        // The board counts ours positive and theirs negative on our points, ours on the bar
+        // at 25.
+        let (mut source, mut one, mut two, mut open, mut blots) = (0u64, 0u64, 0u64, !0u64, 0u64);
+        for (k, &n) in before.board().iter().enumerate().take(BAR + 1).skip(1) {
+            source |= ((n >= 1) as u64) << k;
+            one |= ((n == 1) as u64) << k;
+            two |= ((n >= 2) as u64) << k;
+            open &= !(((n <= -2) as u64) << k);
+            blots |= ((n == -1) as u64) << k;
+        }
+        Bits { source, one, two, open, blots }
+    }
+
+    /// The points holding checkers of each side, in its own numbering (bit `i` for point `i`):
+    /// the side on roll, then the other.
+    #[inline(always)]
+    fn occupied(&self) -> [u32; 2] {
+        let theirs = (!self.open | self.blots) & POINTS;
+        // Reversed, our point k (bit k) becomes bit 63 - k, and 38 places lower their point
+        // 25 - k.
+        [(self.source & POINTS) as u32, (theirs.reverse_bits() >> 38) as u32]
+    }
 }
 
 /// [`roll_features`], inlined where the luck net is compiled for the CPU's bit instructions.
 #[inline(always)]
-fn features_of(before: &Position) -> [[f32; ROLL_FEATURES]; 21] {
-    // Bit k for our point k (the bar is 25); every bit beyond our point 24 and bit 0 is open.
-    // The board counts ours positive and theirs negative on our points, ours on the bar at 25.
-    let board = before.board();
-    let (mut source, mut one, mut two, mut open, mut blots) = (0u64, 0u64, 0u64, !0u64, 0u64);
-    for (k, &n) in board.iter().enumerate().take(BAR + 1).skip(1) {
-        source |= ((n >= 1) as u64) << k;
-        one |= ((n == 1) as u64) << k;
-        two |= ((n >= 2) as u64) << k;
-        open &= !(((n <= -2) as u64) << k);
-        blots |= ((n == -1) as u64) << k;
-    }
-    const POINTS: u64 = ((1 << 25) - 1) & !1;
+fn features_from(bits: &Bits) -> [[f32; ROLL_FEATURES]; 21] {
+    let Bits { source, one, two, open, blots } = *bits;
     let is_open = |k: usize| open >> k & 1 == 1;
-    let on_bar = board[BAR] >= 1;
+    let on_bar = source >> BAR & 1 == 1;
     let rear = (63 - source.leading_zeros()) as usize;
     let playable = |d: usize| (source >> d) & open & POINTS != 0;
     // Targets for a new point: open, and holding at most one of ours.
