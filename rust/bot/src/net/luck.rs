@@ -39,6 +39,13 @@ const BLOCK: usize = 64;
 /// What [`roll_features`] counts for each roll.
 pub const ROLL_FEATURES: usize = 11;
 
+/// The 21 rolls rounded up to whole vector registers.
+const ROLLS: usize = 24;
+
+/// The roll features feature by feature, roll by roll in [`ALL_ROLLS`] order (the last three
+/// zero), so that a feature's worths for all the rolls are taken in a few vector operations.
+type ByFeature = [[f32; ROLLS]; ROLL_FEATURES];
+
 /// The weights of one class of positions.
 #[derive(Clone, Debug)]
 struct Layer {
@@ -61,24 +68,35 @@ struct Layer {
 /// The narrow layer's units summed together, in four vector registers.
 const NARROW_BLOCK: usize = 32;
 
-/// The outputs: the 21 rolls' values and their features' worths, in three groups of columns,
-/// each rounded up to whole vector registers. What no roll of a position needs is not summed:
-/// the worths of hits where no roll hits (about half of contact positions) and of entering
-/// where no checker is on the bar (three quarters).
+/// The outputs: the 21 rolls' values and their features' worths, in groups of columns, each
+/// rounded up to whole vector registers. What no roll of a position needs is not summed: the
+/// worths of hits where no roll hits (about half of contact positions), of making a point on
+/// 18 to 24 or of escaping where no roll does (about half), of entering where no checker is on
+/// the bar (three quarters).
 ///
-/// The first group, columns 0 to 127, always summed, holds the values and the worths of
-/// features 4, 5, 8, 9 and 10.
-const OUTPUTS: usize = 288;
+/// The first group, columns 0 to 87, always summed, holds the values and the worths of
+/// features 4, 5 and 10.
+const OUTPUTS: usize = 272;
 
-/// Where the second group starts: the worths of the hit features 0 to 3.
-const HITS: usize = 128;
+/// Where the worths of the hit features 0 to 2 start.
+const HITS: usize = 88;
 
-/// Where the third group starts: the worths of entering from the bar, features 6 and 7.
+/// Where the worths of hitting in our home board (feature 3) start, summed only where some
+/// roll hits there.
+const HOME_HITS: usize = 152;
+
+/// Where the worths of making a point on 18 to 24 (feature 8) start.
+const FAR_POINTS: usize = 176;
+
+/// Where the worths of escaping (feature 9) start.
+const ESCAPES: usize = 200;
+
+/// Where the worths of entering from the bar, features 6 and 7, start.
 const ENTERING: usize = 224;
 
 /// Where each feature's worths start among the outputs, roll by roll from there.
 const WORTHS: [usize; ROLL_FEATURES] =
-    [HITS, HITS + 21, HITS + 42, HITS + 63, 21, 42, ENTERING, ENTERING + 21, 63, 84, 105];
+    [HITS, HITS + 21, HITS + 42, HOME_HITS, 21, 42, ENTERING, ENTERING + 21, FAR_POINTS, ESCAPES, 63];
 
 /// The luck net's weights: one [`Layer`] each for contact, races and bear-offs (both sides
 /// home), the classes of [`Class`].
@@ -213,12 +231,7 @@ impl Layer {
     }
 
     #[inline(always)]
-    fn forward(
-        &self,
-        x: &[f32; INPUTS],
-        occupied: [u32; 2],
-        features: &[[f32; ROLL_FEATURES]; 21],
-    ) -> [f32; 21] {
+    fn forward(&self, x: &[f32; INPUTS], occupied: [u32; 2], features: &ByFeature) -> [f32; 21] {
         let n = self.hidden;
         // The inputs are mostly zero: only the rows of those that are not are added, block by
         // block of hidden units, so that each block's sums stay in registers. An empty point's
@@ -243,52 +256,67 @@ impl Layer {
             }
         }
         let mut hidden = [0.0f32; MAX_HIDDEN];
-        for start in (0..n).step_by(BLOCK) {
-            // Four rows of eight, each a vector register.
+        // Rectified units are often zero: a bit for each that is not, a word per block, so that
+        // only their rows are added.
+        let mut active = [0u64; MAX_HIDDEN / BLOCK];
+        for (block, start) in (0..n).step_by(BLOCK).enumerate() {
+            // Eight rows of eight, each a vector register.
             let mut sums = [[0.0f32; 8]; BLOCK / 8];
             for (j, lane) in sums.iter_mut().enumerate() {
                 lane.copy_from_slice(&self.b1[start + 8 * j..start + 8 * j + 8]);
             }
             add_rows(&mut sums, &nonzero[..count], &self.w1, start);
+            let mut bits = 0u64;
             for (j, lane) in sums.iter().enumerate() {
                 for k in 0..8 {
                     hidden[start + 8 * j + k] = lane[k].max(0.0);
+                    bits |= ((lane[k] > 0.0) as u64) << (8 * j + k);
+                }
+            }
+            active[block] = bits;
+        }
+        let m = self.narrow;
+        let mut narrowed = [[[0.0f32; 8]; NARROW_BLOCK / 8]; MAX_HIDDEN / NARROW_BLOCK];
+        for (b, sums) in narrowed[..m / NARROW_BLOCK].iter_mut().enumerate() {
+            for (block, &word) in active[..n / BLOCK].iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let j = BLOCK * block + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    add_row(sums, hidden[j], &self.wn, j * m + b * NARROW_BLOCK);
                 }
             }
         }
-        let m = self.narrow;
-        // Rectified units are often zero: only the rows of those that are not are added.
-        let mut active = [(0u32, 0.0f32); MAX_HIDDEN];
-        let mut live = 0;
-        for (j, &hj) in hidden[..n].iter().enumerate() {
-            active[live] = ((j * m) as u32, hj);
-            live += (hj != 0.0) as usize;
-        }
-        let mut narrowed = [[[0.0f32; 8]; NARROW_BLOCK / 8]; MAX_HIDDEN / NARROW_BLOCK];
-        for (b, sums) in narrowed[..m / NARROW_BLOCK].iter_mut().enumerate() {
-            add_rows(sums, &active[..live], &self.wn, b * NARROW_BLOCK);
-        }
         let z = &narrowed.as_flattened().as_flattened()[..m];
         let mut outputs = [0.0f32; OUTPUTS];
-        self.sum_outputs::<8>(z, 0, &mut outputs);
-        self.sum_outputs::<8>(z, 64, &mut outputs);
+        self.sum_outputs::<11>(z, 0, &mut outputs);
         // Worths not summed stay zero, and no roll has their features.
-        if features.iter().any(|f| f[0] != 0.0) {
+        let any = |f: usize| features[f].iter().any(|&v| v != 0.0);
+        if any(0) {
             self.sum_outputs::<8>(z, HITS, &mut outputs);
-            self.sum_outputs::<4>(z, HITS + 64, &mut outputs);
+            if any(3) {
+                self.sum_outputs::<3>(z, HOME_HITS, &mut outputs);
+            }
         }
-        if features.iter().any(|f| f[6] != 0.0 || f[7] != 0.0) {
-            self.sum_outputs::<8>(z, ENTERING, &mut outputs);
+        if any(8) {
+            self.sum_outputs::<3>(z, FAR_POINTS, &mut outputs);
         }
-        // Loops rather than `array::from_fn`, whose closures are not compiled for the CPU's
-        // features with the function that calls them.
+        if any(9) {
+            self.sum_outputs::<3>(z, ESCAPES, &mut outputs);
+        }
+        if any(6) || any(7) {
+            self.sum_outputs::<6>(z, ENTERING, &mut outputs);
+        }
+        let mut worth = [0.0f32; ROLLS];
+        for (feature, &start) in features.iter().zip(&WORTHS) {
+            let worths = &outputs[start..start + ROLLS];
+            for r in 0..ROLLS {
+                worth[r] += feature[r] * worths[r];
+            }
+        }
         let mut values = [0.0f32; 21];
         for (r, value) in values.iter_mut().enumerate() {
-            let mut worth = 0.0f32;
-            for (f, &start) in WORTHS.iter().enumerate() {
-                worth += features[r][f] * outputs[start + r];
-            }
-            *value = outputs[r] + worth;
+            *value = outputs[r] + worth[r];
         }
         values
     }
@@ -321,12 +349,17 @@ impl Layer {
 #[inline(always)]
 fn add_rows<const L: usize>(sums: &mut [[f32; 8]; L], rows: &[(u32, f32)], weights: &[f32], start: usize) {
     for &(row, x) in rows {
-        let row = row as usize + start;
-        let w = &weights[row..row + 8 * L];
-        for (j, lane) in sums.iter_mut().enumerate() {
-            for k in 0..8 {
-                lane[k] += x * w[8 * j + k];
-            }
+        add_row(sums, x, weights, row as usize + start);
+    }
+}
+
+/// Adds to `sums` `x` times the weights from `row` on.
+#[inline(always)]
+fn add_row<const L: usize>(sums: &mut [[f32; 8]; L], x: f32, weights: &[f32], row: usize) {
+    let w = &weights[row..row + 8 * L];
+    for (j, lane) in sums.iter_mut().enumerate() {
+        for k in 0..8 {
+            lane[k] += x * w[8 * j + k];
         }
     }
 }
@@ -347,7 +380,14 @@ fn add_rows<const L: usize>(sums: &mut [[f32; 8]; L], rows: &[(u32, f32)], weigh
 ///    every point the opponent holds within twelve pips in front of it (there must be one);
 /// 10. whether each die can be played by some checker.
 pub fn roll_features(before: &Position) -> [[f32; ROLL_FEATURES]; 21] {
-    features_from(&Bits::of(before))
+    let by_feature = features_from(&Bits::of(before));
+    let mut features = [[0.0f32; ROLL_FEATURES]; 21];
+    for (r, roll) in features.iter_mut().enumerate() {
+        for (f, value) in roll.iter_mut().enumerate() {
+            *value = by_feature[f][r];
+        }
+    }
+    features
 }
 
 /// Our points 1..=24, as bits.
@@ -372,14 +412,22 @@ impl Bits {
     fn of(before: &Position) -> Bits {
         // The board counts ours positive and theirs negative on our points, ours on the bar
         // at 25.
-        let (mut source, mut one, mut two, mut open, mut blots) = (0u64, 0u64, 0u64, !0u64, 0u64);
-        for (k, &n) in before.board().iter().enumerate().take(BAR + 1).skip(1) {
-            source |= ((n >= 1) as u64) << k;
-            one |= ((n == 1) as u64) << k;
-            two |= ((n >= 2) as u64) << k;
-            open &= !(((n <= -2) as u64) << k);
-            blots |= ((n == -1) as u64) << k;
-        }
+        // Each mask taken over all 32 bytes of a padded copy of the board at once, which
+        // compiles to a vector comparison and a byte mask; bit 0 (their bar) is dropped.
+        let mut board = [0i8; 32];
+        board[..=BAR].copy_from_slice(&before.board()[..=BAR]);
+        let mask = |test: fn(i8) -> bool| -> u64 {
+            let mut bits = 0u32;
+            for (k, &n) in board.iter().enumerate() {
+                bits |= (test(n) as u32) << k;
+            }
+            (bits & !1) as u64
+        };
+        let source = mask(|n| n >= 1);
+        let one = mask(|n| n == 1);
+        let two = mask(|n| n >= 2);
+        let open = !mask(|n| n <= -2);
+        let blots = mask(|n| n == -1);
         Bits { source, one, two, open, blots }
     }
 
@@ -396,7 +444,7 @@ impl Bits {
 
 /// [`roll_features`], inlined where the luck net is compiled for the CPU's bit instructions.
 #[inline(always)]
-fn features_from(bits: &Bits) -> [[f32; ROLL_FEATURES]; 21] {
+fn features_from(bits: &Bits) -> ByFeature {
     let Bits { source, one, two, open, blots } = *bits;
     let is_open = |k: usize| open >> k & 1 == 1;
     let on_bar = source >> BAR & 1 == 1;
@@ -404,8 +452,8 @@ fn features_from(bits: &Bits) -> [[f32; ROLL_FEATURES]; 21] {
     let playable = |d: usize| (source >> d) & open & POINTS != 0;
     // Targets for a new point: open, and holding at most one of ours.
     let targets = open & !two & POINTS;
-    let mut features = [[0.0f32; ROLL_FEATURES]; 21];
-    for (roll, out) in ALL_ROLLS.iter().zip(features.iter_mut()) {
+    let mut features = [[0.0f32; ROLLS]; ROLL_FEATURES];
+    for (r, roll) in ALL_ROLLS.iter().enumerate() {
         let (a, b) = (roll.high() as usize, roll.low() as usize);
         let (hit, reach) = if a == b {
             let (o1, o2, o3) = (open >> a, open >> (2 * a), open >> (3 * a));
@@ -422,7 +470,7 @@ fn features_from(bits: &Bits) -> [[f32; ROLL_FEATURES]; 21] {
         let makes = reach & targets;
         let (enter_a, enter_b) = (is_open(25 - a), is_open(25 - b));
         let enters = if on_bar { enter_a as u32 + enter_b as u32 } else { 0 };
-        *out = [
+        let values = [
             (hits != 0) as u32 as f32,
             hits.count_ones() as f32,
             if hits == 0 { 0.0 } else { (63 - hits.leading_zeros()) as f32 / 24.0 },
@@ -435,6 +483,9 @@ fn features_from(bits: &Bits) -> [[f32; ROLL_FEATURES]; 21] {
             escapes(rear, a, b, open) as u32 as f32,
             (playable(a) && playable(b)) as u32 as f32,
         ];
+        for (feature, value) in features.iter_mut().zip(values) {
+            feature[r] = value;
+        }
     }
     features
 }
