@@ -167,6 +167,17 @@ impl Position {
         our_back < their_back
     }
 
+    /// The player on roll has a checker on the bar and the opponent's home board is closed: no
+    /// roll lets them move.
+    ///
+    /// ```
+    /// use gammon_backgammon::Position;
+    /// assert!(!Position::initial().closed_out());
+    /// ```
+    pub fn closed_out(&self) -> bool {
+        self.board[BAR] > 0 && self.closed_board(false)
+    }
+
     /// The player on roll has borne off all 15 checkers.
     pub fn we_have_won(&self) -> bool {
         self.off[0] == CHECKERS

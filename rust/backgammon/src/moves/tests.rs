@@ -139,6 +139,23 @@ fn a_finished_side_has_no_moves() {
 }
 
 /// An independent, slow generator: every order of every die, no pruning, then the usage rules.
+/// Whether no roll lets the player on roll move.
+fn no_roll_moves(p: &Position) -> bool {
+    (0..36).all(|k| legal_plays(p, Dice::from_outcome(k)).iter().all(|play| play.moves().is_empty()))
+}
+
+#[test]
+fn closed_out_on_the_bar_against_a_closed_board() {
+    let ours = [25, 25, 6, 6, 6, 6, 6, 8, 8, 8, 13, 13, 13, 13, 13];
+    // Their home board, our points 19 to 24, closed, then with the 22 point open.
+    let theirs = [19, 19, 20, 20, 21, 21, 22, 22, 23, 23, 24, 24, 12, 12, 12];
+    let closed = position_from(&ours, &theirs);
+    assert!(closed.closed_out() && no_roll_moves(&closed));
+    let theirs = [19, 19, 20, 20, 21, 21, 12, 12, 23, 23, 24, 24, 12, 12, 12];
+    let open = position_from(&ours, &theirs);
+    assert!(!open.closed_out() && !no_roll_moves(&open));
+}
+
 fn naive(p: &Position, dice: Dice) -> HashSet<Position> {
     fn go(p: &Position, dice: &[usize], used: Vec<usize>, out: &mut Vec<(Position, Vec<usize>)>) {
         let mut moved = false;
@@ -260,6 +277,16 @@ proptest! {
         prop_assert_eq!(Position::from_xgid(&p.xgid()).unwrap(), p);
         prop_assert_eq!(p.swapped().swapped(), p);
         prop_assert_eq!(p.swapped().pips(), (p.pips().1, p.pips().0));
+    }
+
+    #[test]
+    fn closed_out_is_no_roll_moving_from_the_bar(p in position_strategy()) {
+        // Off the bar a player can be primed without being closed out.
+        if p.board()[25] > 0 {
+            prop_assert_eq!(p.closed_out(), no_roll_moves(&p));
+        } else {
+            prop_assert!(!p.closed_out());
+        }
     }
 
     #[test]

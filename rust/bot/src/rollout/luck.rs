@@ -30,8 +30,9 @@ use gammon_backgammon::{legal_plays_into, Play, Position, Probabilities, ALL_ROL
 /// For each of the 21 rolls ([`ALL_ROLLS`] order) from `before` (the position of the player to
 /// roll), the value `f` of the roll for the mover into `out`, and the index of the play it
 /// judged among the roll's legal plays into `best`: for [`NeuralNet::fast`] the [`LuckNet`]'s
-/// predicted equity (all of it in the win; `best` all 0, no play being judged), or in the exact
-/// two-sided bear-off database's range its chance of winning after the roll's best play; for other
+/// predicted equity (all of it in the win; `best` all 0, no play being judged), even chances for
+/// every roll where none can move ([`Position::closed_out`]), or in the exact two-sided bear-off
+/// database's range its chance of winning after the roll's best play; for other
 /// nets, in contact ([`Class::Contact`]) the net's value of the play `screen` scores highest
 /// (the first of equals), elsewhere of the play [`NeuralNet::best_of_screened`] takes with
 /// `keep`, as the net policy does. `plays` is scratch space.
@@ -58,6 +59,13 @@ pub fn roll_values(
                 *value = Probabilities { win, ..Probabilities::default() };
                 *k = 0;
             }
+            return;
+        }
+        // On the bar against a closed board no roll moves, so no roll is luckier than another:
+        // the same value for each, without a prediction that could only add noise.
+        if before.closed_out() {
+            *out = [Probabilities { win: 0.5, ..Probabilities::default() }; 21];
+            *best = [0; 21];
             return;
         }
         // The rollouts' own net: the luck net, made for it, predicts each roll's value.
@@ -145,12 +153,13 @@ mod tests {
 
     #[test]
     fn the_rollouts_net_takes_the_luck_nets_values() {
-        // Or, where both sides bear off with six checkers or fewer, the exact database's.
+        // Or, where both sides bear off with six checkers or fewer, the exact database's, and
+        // the same for every roll where no roll moves.
         let (net, screen) = (NeuralNet::fast(), Screen::builtin());
         let mut stream = DiceStream::new(12, 0);
         let (mut p, mut plays) = (Position::initial(), vec![]);
         let (mut out, mut best) = ([Probabilities::default(); 21], [0; 21]);
-        let mut seen = [0; 4];
+        let mut seen = [0; 5];
         for _ in 0..600 {
             roll_values(net, screen, KEEP, &p, &mut plays, &mut out, &mut best);
             let class = Class::of(&p);
@@ -160,6 +169,9 @@ mod tests {
                 for (value, win) in out.iter().zip(wins) {
                     assert_eq!(value.to_array(), [win, 0.0, 0.0, 0.0, 0.0], "{}", p.id());
                 }
+            } else if p.closed_out() {
+                seen[4] += 1;
+                assert!(out.iter().all(|v| v.equity() == 0.0), "{}", p.id());
             } else {
                 seen[class as usize] += 1;
                 let want = LuckNet::builtin().roll_equities(&p, class);
@@ -173,7 +185,7 @@ mod tests {
                 p = Position::initial();
             }
         }
-        assert!(seen[..3].iter().all(|&n| n > 20) && seen[3] > 5, "{seen:?}");
+        assert!(seen[..3].iter().all(|&n| n > 20) && seen[3] > 5 && seen[4] > 0, "{seen:?}");
     }
 
     #[test]
