@@ -446,30 +446,28 @@ impl Bits {
 #[inline(always)]
 fn features_from(bits: &Bits) -> ByFeature {
     let Bits { source, one, two, open, blots } = *bits;
-    let is_open = |k: usize| open >> k & 1 == 1;
     let on_bar = source >> BAR & 1 == 1;
     let rear = (63 - source.leading_zeros()) as usize;
-    let playable = |d: usize| (source >> d) & open & POINTS != 0;
+    // Per die, bit d: whether some checker can play it, whether it enters from the bar.
+    let (mut playable, mut entering) = (0u32, 0u32);
+    for d in 1..=6 {
+        playable |= ((source >> d & open & POINTS != 0) as u32) << d;
+        entering |= ((open >> (25 - d) & 1) as u32) << d;
+    }
+    let (far, far_open) = escape_masks(rear, open);
     // Targets for a new point: open, and holding at most one of ours.
     let targets = open & !two & POINTS;
     let mut features = [[0.0f32; ROLLS]; ROLL_FEATURES];
     for (r, roll) in ALL_ROLLS.iter().enumerate() {
         let (a, b) = (roll.high() as usize, roll.low() as usize);
-        let (hit, reach) = if a == b {
-            let (o1, o2, o3) = (open >> a, open >> (2 * a), open >> (3 * a));
-            let hit = source >> a
-                | (source >> (2 * a) & o1)
-                | (source >> (3 * a) & o1 & o2)
-                | (source >> (4 * a) & o1 & o2 & o3);
-            (hit, two >> a | (one & (source >> a | (source >> (2 * a) & o1))))
+        let hits = reached(source, open, a, b) & blots & POINTS;
+        let reach = if a == b {
+            two >> a | (one & (source >> a | (source >> (2 * a) & open >> a)))
         } else {
-            let hit = source >> a | source >> b | (source >> (a + b) & (open >> a | open >> b));
-            (hit, (one & (source >> a | source >> b)) | (source >> a & source >> b))
+            (one & (source >> a | source >> b)) | (source >> a & source >> b)
         };
-        let hits = hit & blots & POINTS;
         let makes = reach & targets;
-        let (enter_a, enter_b) = (is_open(25 - a), is_open(25 - b));
-        let enters = if on_bar { enter_a as u32 + enter_b as u32 } else { 0 };
+        let (enter_a, enter_b) = (entering >> a & 1, entering >> b & 1);
         let values = [
             (hits != 0) as u32 as f32,
             hits.count_ones() as f32,
@@ -477,11 +475,11 @@ fn features_from(bits: &Bits) -> ByFeature {
             (hits & 0x7e != 0) as u32 as f32,
             makes.count_ones() as f32,
             (makes & 0xfe).count_ones() as f32,
-            enters as f32,
-            (on_bar && !enter_a && !enter_b) as u32 as f32,
+            if on_bar { (enter_a + enter_b) as f32 } else { 0.0 },
+            (on_bar && enter_a + enter_b == 0) as u32 as f32,
             (makes >> 18 != 0) as u32 as f32,
-            escapes(rear, a, b, open) as u32 as f32,
-            (playable(a) && playable(b)) as u32 as f32,
+            (reached(far, far_open, a, b) & 1) as f32,
+            (playable >> a & playable >> b & 1) as f32,
         ];
         for (feature, value) in features.iter_mut().zip(values) {
             feature[r] = value;
@@ -490,38 +488,40 @@ fn features_from(bits: &Bits) -> ByFeature {
     features
 }
 
-/// Feature 9 of [`roll_features`]: whether the checker on `rear` (our point number, the bar
-/// being 25) can land beyond every point the opponent holds within twelve pips in front of it;
-/// `open` has bit k set for each of our points k the opponent does not hold.
+/// The points a checker on each of the points of `from` reaches with the roll `a`-`b` (bit k
+/// for point k, each bit of `from` a point, distances counted downwards): with either die, or
+/// with both dice (up to four steps of a double) over points `open` holds.
 #[inline(always)]
-fn escapes(rear: usize, a: usize, b: usize, open: u64) -> bool {
+fn reached(from: u64, open: u64, a: usize, b: usize) -> u64 {
+    if a == b {
+        let (o1, o2, o3) = (open >> a, open >> (2 * a), open >> (3 * a));
+        from >> a | (from >> (2 * a) & o1) | (from >> (3 * a) & o1 & o2) | (from >> (4 * a) & o1 & o2 & o3)
+    } else {
+        from >> a | from >> b | (from >> (a + b) & (open >> a | open >> b))
+    }
+}
+
+/// For feature 9 of [`roll_features`], seen from the rearmost checker on `rear` (our point
+/// number, the bar being 25), bit k for the point k pips in front of it: the points where it
+/// would land beyond every point the opponent holds within twelve pips in front of it (none if
+/// no point is held there), and the points open to it (`open` has bit k set for each of our
+/// points k the opponent does not hold). The checker escapes with a roll when bit 0 of what
+/// [`reached`] makes of them is set.
+#[inline(always)]
+fn escape_masks(rear: usize, open: u64) -> (u64, u64) {
     if rear < 13 {
-        return false;
+        return (0, 0);
     }
     let window = ((1u64 << rear) - 1) & !((1u64 << rear.saturating_sub(12).max(1)) - 1);
     let held = !open & window;
     if held == 0 {
-        return false;
+        return (0, 0);
     }
     // Landing spots before the first point held in front, open, on the board.
     let beyond = ((1u64 << held.trailing_zeros()) - 1) & open & !1;
-    let at = |k: usize| beyond >> k & 1 == 1;
-    let is_open = |k: usize| open >> k & 1 == 1;
-    if a == b {
-        let mut path = true;
-        for m in 1..=4 {
-            let Some(k) = rear.checked_sub(m * a) else { break };
-            if path && at(k) {
-                return true;
-            }
-            path &= is_open(k);
-        }
-        false
-    } else {
-        at(rear - a)
-            || at(rear - b)
-            || (rear > a + b && at(rear - a - b) && (is_open(rear - a) || is_open(rear - b)))
-    }
+    // Reversed, point k becomes bit 63 - k, and 63 - rear places lower rear - k; the points
+    // behind the checker fall off.
+    (beyond.reverse_bits() >> (63 - rear), open.reverse_bits() >> (63 - rear))
 }
 
 #[cfg(test)]
