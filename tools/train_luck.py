@@ -134,7 +134,7 @@ def main() -> None:
     parser.add_argument("--race-hidden", type=int, default=64)
     parser.add_argument("--bearoff-hidden", type=int, default=64)
     parser.add_argument("--narrow", type=int, default=32)
-    parser.add_argument("--epochs", type=int, default=16)
+    parser.add_argument("--epochs", type=int, default=24, help="passes over the data (24 made luck-v2)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", required=True)
     parser.add_argument("--fixture", help="write the nets' values of a few test positions here")
