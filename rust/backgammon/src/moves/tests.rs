@@ -138,7 +138,6 @@ fn a_finished_side_has_no_moves() {
     assert!(plays[0].is_empty());
 }
 
-/// An independent, slow generator: every order of every die, no pruning, then the usage rules.
 /// Whether no roll lets the player on roll move.
 fn no_roll_moves(p: &Position) -> bool {
     (0..36).all(|k| legal_plays(p, Dice::from_outcome(k)).iter().all(|play| play.moves().is_empty()))
@@ -156,6 +155,7 @@ fn closed_out_on_the_bar_against_a_closed_board() {
     assert!(!open.closed_out() && !no_roll_moves(&open));
 }
 
+/// An independent, slow generator: every order of every die, no pruning, then the usage rules.
 fn naive(p: &Position, dice: Dice) -> HashSet<Position> {
     fn go(p: &Position, dice: &[usize], used: Vec<usize>, out: &mut Vec<(Position, Vec<usize>)>) {
         let mut moved = false;
@@ -282,7 +282,7 @@ proptest! {
     #[test]
     fn closed_out_is_no_roll_moving_from_the_bar(p in position_strategy()) {
         // Off the bar a player can be primed without being closed out.
-        if p.board()[25] > 0 {
+        if p.board()[crate::board::BAR] > 0 {
             prop_assert_eq!(p.closed_out(), no_roll_moves(&p));
         } else {
             prop_assert!(!p.closed_out());
