@@ -8,6 +8,11 @@ figure and holds the tables this prints::
     python tools/strength/measure.py              # both tables, in a few seconds
     python tools/strength/measure.py cube --plies 0
     python tools/strength/measure.py probabilities
+    python tools/strength/measure.py labels --rollouts 36x7 144x7
+
+``labels`` judges the teachers a net can learn from (``refine``'s labels), not the bot: the
+cubeless equity of the bot's net at 0-ply and 1-ply and of its variance-reduced rollouts of
+TRIALS games truncated after PLIES plies, each against gnubg 2-ply on the probability fixture.
 
 Cube decisions, for each case, by gnubg 2-ply's three cubeful equities (normalised to the cube,
 for the player on roll) ``nd``, ``dt``, ``dp``:
@@ -229,17 +234,50 @@ def probabilities(limit: int | None) -> None:
             print(f"| {cls} ({int(s[6])}) | {name} | {cells} |")
 
 
+def labels(rollouts: list[str], limit: int | None) -> None:
+    """Root-mean-square equity error of each label source against gnubg 2-ply, by class."""
+    rows = list(csv.DictReader(open(FIXTURES / "probabilities.csv")))[:limit]
+    bots = {"net-v5 0-ply": Bot(ply=0), "net-v5 1-ply": Bot(ply=1)}
+    print(f"Root-mean-square equity error against gnubg 2-ply: {len(rows)} positions")
+    print()
+    print("| label | " + " | ".join(CLASS_ORDER) + " | seconds |")
+    print("|---|" + "---|" * (len(CLASS_ORDER) + 1))
+    for name in [*bots, *(f"rollout {r}" for r in rollouts)]:
+        start = time.perf_counter()
+        sums: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
+        for row in rows:
+            position = Position.from_id(row["position_id"])
+            if name in bots:
+                got = bots[name].evaluate(position).equity
+            else:
+                trials, plies = (int(v) for v in name.split()[1].split("x"))
+                # net-all: the bot's net judging every play, as refine's rollout labels do with
+                # the rollouts' screen in front of it (no difference a duel can see).
+                got = rollout(position, trials=trials, truncate=plies, policy="net-all", seed=1).equity
+            ref = cubeless_equity([float(row[k]) for k in OUTPUTS[:5]])
+            s = sums[row["pos_class"]]
+            s[0] += (got - ref) ** 2
+            s[1] += 1
+        cells = " | ".join(f"{math.sqrt(sums[c][0] / max(sums[c][1], 1)):.4f}" for c in CLASS_ORDER)
+        print(f"| {name} | {cells} | {time.perf_counter() - start:.0f} |", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", nargs="?", choices=("cube", "probabilities", "all"), default="all")
+    parser.add_argument("what", nargs="?", choices=("cube", "probabilities", "labels", "all"), default="all")
     parser.add_argument("--plies", type=int, nargs="+", default=[0, 1], help="the bot's depths")
     parser.add_argument("--limit", type=int, default=None, help="only the first N rows")
+    parser.add_argument(
+        "--rollouts", nargs="*", default=["36x7"], help="labels: TRIALSxPLIES of each rollout label"
+    )
     args = parser.parse_args()
     if args.what in ("cube", "all"):
         cube(args.plies, args.limit)
         print()
     if args.what in ("probabilities", "all"):
         probabilities(args.limit)
+    if args.what == "labels":
+        labels(args.rollouts, args.limit)
 
 
 if __name__ == "__main__":
