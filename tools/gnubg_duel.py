@@ -16,8 +16,11 @@ in the games won, or in the gammons.
 class to gnubg's net: how much the side would gain if it played those positions as well as gnubg
 does, which says where the bot's 0-ply play falls short.
 
+``--gnubg-ply N`` has gnubg search N plies deep (gnubg-nn's ``best_move`` with ``n=N``, its own
+move filters) where it plays, so that each depth of ours meets gnubg's at the same depth.
+
     python tools/gnubg_duel.py [--pairs 500] [--seed 1] [--ply 0] [--side gammon|pubeval]
-                                 [--opponent gnubg|pubeval] [--gnubg-class CLASS]
+                                 [--opponent gnubg|pubeval] [--gnubg-class CLASS] [--gnubg-ply 0]
 """
 
 from __future__ import annotations
@@ -110,6 +113,7 @@ def main() -> None:
     parser.add_argument("--side", choices=["gammon", "pubeval"], default="gammon")
     parser.add_argument("--opponent", choices=["gnubg", "pubeval"], default="gnubg")
     parser.add_argument("--gnubg-class", choices=sorted(CLASSES.values()))
+    parser.add_argument("--gnubg-ply", type=int, default=0, choices=range(3))
     args = parser.parse_args()
     if args.side == args.opponent:
         parser.error("--side and --opponent must differ")
@@ -118,9 +122,16 @@ def main() -> None:
     if args.gnubg_class:
         gammon_name += f" (gnubg's net in {args.gnubg_class} positions)"
         gammon_side = deferring(bot.best_play, args.gnubg_class)
+
+    def gnubg_searching(board: list[list[int]], d1: int, d2: int) -> list[tuple[int, int]]:
+        return gnubg_nn.best_move(board, d1, d2, args.gnubg_ply)
+
     players: dict[str, tuple[str, Chooser]] = {
         "gammon": (gammon_name, gammon_side),
-        "gnubg": ("gnubg 0-ply", gnubg_play),
+        "gnubg": (
+            f"gnubg {args.gnubg_ply}-ply",
+            lambda p, d1, d2: gnubg_play(p, d1, d2, gnubg_searching),
+        ),
         "pubeval": ("gnubg-nn's pubeval", lambda p, d1, d2: gnubg_play(p, d1, d2, pubeval_moves)),
     }
     name, side = players[args.side]
