@@ -31,6 +31,7 @@ import csv
 import math
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 from gammon import Bot, CubeContext, Position, rollout
@@ -237,26 +238,28 @@ def probabilities(limit: int | None) -> None:
 def labels(rollouts: list[str], limit: int | None) -> None:
     """Root-mean-square equity error of each label source against gnubg 2-ply, by class."""
     rows = list(csv.DictReader(open(FIXTURES / "probabilities.csv")))[:limit]
-    bots = {"net-v5 0-ply": Bot(ply=0), "net-v5 1-ply": Bot(ply=1)}
+    bots = {ply: Bot(ply=ply) for ply in (0, 1)}
+    sources: dict[str, Callable[[Position], float]] = {
+        f"net-v5 {ply}-ply": (lambda p, ply=ply: bots[ply].evaluate(p).equity) for ply in bots
+    }
+    for shape in rollouts:
+        trials, plies = (int(v) for v in shape.split("x"))
+        # net-all: the bot's net judging every play, as refine's rollout labels do with the
+        # rollouts' screen in front of it (no difference a duel can see).
+        sources[f"rollout {shape}"] = lambda p, t=trials, n=plies: (
+            rollout(p, trials=t, truncate=n, policy="net-all", seed=1).equity
+        )
     print(f"Root-mean-square equity error against gnubg 2-ply: {len(rows)} positions")
     print()
     print("| label | " + " | ".join(CLASS_ORDER) + " | seconds |")
     print("|---|" + "---|" * (len(CLASS_ORDER) + 1))
-    for name in [*bots, *(f"rollout {r}" for r in rollouts)]:
+    for name, equity in sources.items():
         start = time.perf_counter()
         sums: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
         for row in rows:
-            position = Position.from_id(row["position_id"])
-            if name in bots:
-                got = bots[name].evaluate(position).equity
-            else:
-                trials, plies = (int(v) for v in name.split()[1].split("x"))
-                # net-all: the bot's net judging every play, as refine's rollout labels do with
-                # the rollouts' screen in front of it (no difference a duel can see).
-                got = rollout(position, trials=trials, truncate=plies, policy="net-all", seed=1).equity
             ref = cubeless_equity([float(row[k]) for k in OUTPUTS[:5]])
             s = sums[row["pos_class"]]
-            s[0] += (got - ref) ** 2
+            s[0] += (equity(Position.from_id(row["position_id"])) - ref) ** 2
             s[1] += 1
         cells = " | ".join(f"{math.sqrt(sums[c][0] / max(sums[c][1], 1)):.4f}" for c in CLASS_ORDER)
         print(f"| {name} | {cells} | {time.perf_counter() - start:.0f} |", flush=True)
