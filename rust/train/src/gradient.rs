@@ -7,6 +7,7 @@
 //! applied once with [`Apply::apply`] (a step on a batch of positions), and is the layout of
 //! the eligibility traces of TD(lambda) ([`crate::traces`]).
 
+use gammon_bot::net::head::MAX_UNITS;
 use gammon_bot::net::network::{Network, MAX_HIDDEN, OUTPUTS};
 
 /// A sum of error-weighted logit gradients, laid out like the weights of the [`Network`] it was
@@ -38,12 +39,18 @@ pub struct Gradient {
     /// `OUTPUTS * hidden`, output-major.
     pub(super) w2: Vec<f32>,
     pub(super) b2: [f32; OUTPUTS],
+    /// The head's, laid out like its weights (all empty for a net without one): `hidden *
+    /// units` input-major, `units`, `OUTPUTS * units` output-major.
+    head_w: Vec<f32>,
+    head_b: Vec<f32>,
+    head_out: Vec<f32>,
 }
 
 impl Gradient {
     /// The zero gradient for nets shaped like `net`.
     pub fn zeros(net: &Network) -> Gradient {
         let (inputs, hidden) = (net.inputs(), net.hidden());
+        let units = net.head.as_ref().map_or(0, |h| h.units());
         Gradient {
             inputs,
             hidden,
@@ -51,6 +58,9 @@ impl Gradient {
             b1: vec![0.0; hidden],
             w2: vec![0.0; OUTPUTS * hidden],
             b2: [0.0; OUTPUTS],
+            head_w: vec![0.0; units * hidden],
+            head_b: vec![0.0; units],
+            head_out: vec![0.0; OUTPUTS * units],
         }
     }
 
@@ -74,6 +84,34 @@ impl Gradient {
             }
             self.b2[k] += e;
         }
+        if let Some(head) = &net.head {
+            let u = head.units();
+            assert_eq!(self.head_b.len(), u, "gradient of another shape");
+            let (mut act, mut z) = ([0.0f32; MAX_UNITS], [0.0f32; OUTPUTS]);
+            head.add_logits(hidden, &mut act, &mut z);
+            for (k, &e) in error.iter().enumerate() {
+                for (g, &a) in self.head_out[k * u..(k + 1) * u].iter_mut().zip(&act[..u]) {
+                    *g += e * a;
+                }
+            }
+            // The error reaching each unit's sum; a rectified unit passes none where it is off.
+            let mut d = [0.0f32; MAX_UNITS];
+            for (m, (d, &a)) in d.iter_mut().zip(&act[..u]).enumerate() {
+                if a > 0.0 {
+                    *d = (0..OUTPUTS).map(|k| error[k] * head.out[k * u + m]).sum();
+                }
+            }
+            for (g, &d) in self.head_b.iter_mut().zip(&d[..u]) {
+                *g += d;
+            }
+            let rows = head.w.chunks_exact(u).zip(self.head_w.chunks_exact_mut(u));
+            for ((b, &a), (weights, grad)) in back[..h].iter_mut().zip(hidden).zip(rows) {
+                for ((g, &w), &d) in grad.iter_mut().zip(weights).zip(&d[..u]) {
+                    *b += d * w;
+                    *g += d * a;
+                }
+            }
+        }
         for ((b, &a), g) in back[..h].iter_mut().zip(hidden).zip(self.b1.iter_mut()) {
             *b *= a * (1.0 - a);
             *g += *b;
@@ -91,23 +129,29 @@ impl Gradient {
     /// Adds `factor` times `other` (of the same shape).
     pub fn add_scaled(&mut self, other: &Gradient, factor: f32) {
         assert!(other.inputs == self.inputs && other.hidden == self.hidden, "gradient of another shape");
-        let ours = self.w1.iter_mut().chain(&mut self.b1).chain(&mut self.w2).chain(&mut self.b2);
-        let theirs = other.w1.iter().chain(&other.b1).chain(&other.w2).chain(&other.b2);
-        for (g, &o) in ours.zip(theirs) {
+        assert_eq!(other.head_b.len(), self.head_b.len(), "gradient of another shape");
+        for (g, o) in self.components_mut().zip(other.components()) {
             *g += factor * o;
         }
     }
 
     /// Multiplies every component by `factor`.
     pub fn scale(&mut self, factor: f32) {
-        for g in self.w1.iter_mut().chain(&mut self.b1).chain(&mut self.w2).chain(&mut self.b2) {
+        for g in self.components_mut() {
             *g *= factor;
         }
     }
 
-    /// The components in the order of the net's weights: w1, b1, w2, b2.
+    /// The components in the order of the net's weights: w1, b1, w2, b2, then the head's.
     pub fn components(&self) -> impl Iterator<Item = f32> + '_ {
-        self.w1.iter().chain(&self.b1).chain(&self.w2).chain(&self.b2).copied()
+        let head = self.head_w.iter().chain(&self.head_b).chain(&self.head_out);
+        self.w1.iter().chain(&self.b1).chain(&self.w2).chain(&self.b2).chain(head).copied()
+    }
+
+    /// [`Gradient::components`], to change in place.
+    fn components_mut(&mut self) -> impl Iterator<Item = &mut f32> + '_ {
+        let head = self.head_w.iter_mut().chain(&mut self.head_b).chain(&mut self.head_out);
+        self.w1.iter_mut().chain(&mut self.b1).chain(&mut self.w2).chain(&mut self.b2).chain(head)
     }
 }
 
@@ -121,7 +165,9 @@ pub trait Apply {
 impl Apply for Network {
     fn apply(&mut self, gradient: &Gradient, alpha: f32) {
         assert!(
-            gradient.inputs == self.inputs() && gradient.hidden == self.hidden(),
+            gradient.inputs == self.inputs()
+                && gradient.hidden == self.hidden()
+                && gradient.head_b.len() == self.head.as_ref().map_or(0, |h| h.units()),
             "gradient of another shape"
         );
         for (w, g) in self.weights_mut().zip(gradient.components()) {
@@ -145,8 +191,23 @@ mod tests {
                 1.0 / (1.0 + (-s).exp())
             })
             .collect();
+        let head: Vec<f64> = net.head.as_ref().map_or(vec![], |head| {
+            (0..head.units())
+                .map(|m| {
+                    let units = head.units();
+                    let u = head.b[m] as f64
+                        + (0..h).map(|j| head.w[j * units + m] as f64 * hidden[j]).sum::<f64>();
+                    u.max(0.0)
+                })
+                .collect()
+        });
         std::array::from_fn(|k| {
-            net.b2[k] as f64 + (0..h).map(|j| net.w2[k * h + j] as f64 * hidden[j]).sum::<f64>()
+            let u = head.len();
+            let from_head: f64 = net
+                .head
+                .as_ref()
+                .map_or(0.0, |hd| (0..u).map(|m| hd.out[k * u + m] as f64 * head[m]).sum::<f64>());
+            net.b2[k] as f64 + (0..h).map(|j| net.w2[k * h + j] as f64 * hidden[j]).sum::<f64>() + from_head
         })
     }
 
@@ -165,9 +226,36 @@ mod tests {
         net
     }
 
+    /// [`test_net`] with a head of three units, one of them off at the test's inputs, and
+    /// output weights that are not zero.
+    fn deep_test_net(inputs: usize, hidden: usize) -> Network {
+        let mut net = test_net(inputs, hidden).deepened(3, 5);
+        let head = net.head.as_mut().unwrap();
+        head.w.iter_mut().for_each(|w| *w *= 4.0);
+        head.b = vec![0.4, -5.0, 0.1];
+        head.out.iter_mut().enumerate().for_each(|(i, w)| *w = 0.3 - 0.07 * i as f32);
+        net
+    }
+
     #[test]
     fn the_gradient_matches_finite_differences() {
-        let net = test_net(6, 4);
+        check_gradient(&test_net(6, 4));
+    }
+
+    #[test]
+    fn the_gradient_with_a_head_matches_finite_differences() {
+        let net = deep_test_net(6, 4);
+        check_gradient(&net);
+        // Training a copy moves every part of the head that is switched on.
+        let x = [1.0, 0.0, 0.5, 2.0, 0.0, 0.25];
+        let (hidden, _) = forward(&net, &x);
+        let mut g = Gradient::zeros(&net);
+        g.accumulate(&net, &x, &hidden, &[0.5, 0.1, 0.0, -0.2, 0.0]);
+        assert!(g.head_out.iter().any(|&v| v != 0.0) && g.head_w.iter().any(|&v| v != 0.0));
+    }
+
+    fn check_gradient(net: &Network) {
+        let net = net.clone();
         let x = [1.0, 0.0, 0.5, 2.0, 0.0, 0.25];
         let (hidden, _) = forward(&net, &x);
         let error = [0.7, -0.3, 0.2, 0.5, -0.6];
@@ -215,8 +303,8 @@ mod tests {
         applied.apply(&g, 0.3);
         let mut a = vec![];
         let mut b = vec![];
-        learned.write(&mut a);
-        applied.write(&mut b);
+        learned.write(&mut a, false);
+        applied.write(&mut b, false);
         assert_ne!(learned, net);
         // The same sums, multiplied in another order: equal up to rounding.
         for (u, v) in a[8..].chunks(4).zip(b[8..].chunks(4)) {

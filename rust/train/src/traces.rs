@@ -80,6 +80,7 @@ impl Traces {
         lambda: f32,
         alpha: f32,
     ) {
+        assert!(net.head.is_none(), "TD(lambda) trains nets without a head");
         let h = net.hidden();
         assert!(self.live.len() == net.inputs() && self.traces[0].b1.len() == h, "traces of another net");
         self.traces.swap(1, 3);

@@ -10,10 +10,10 @@
 //! backgammon, lose gammon, lose backgammon), made consistent by [`consistent`]. They are
 //! trained by TD self-play with the `train` program of `gammon-train`, then refined with its
 //! `refine` program on positions labelled by the net's own search or rollouts. Two sets of
-//! weights are compiled into the crate: the bot's, `data/net-v5.bin` ([`NeuralNet::builtin`]),
-//! whose contact net has 256 hidden units, and the rollouts', `data/net-v4.bin`
-//! ([`NeuralNet::fast`]), with 80: the wider net plays better, the narrower one a rollout game
-//! about a third faster.
+//! weights are compiled into the crate: the bot's, `data/net-v6.bin` ([`NeuralNet::builtin`]),
+//! whose contact net has 256 hidden units and a [`head`] (a second hidden layer) of 64, and the
+//! rollouts', `data/net-v4.bin` ([`NeuralNet::fast`]), with 80 and no head: the bot's nets play
+//! better, the narrower ones a rollout game in far less time.
 //!
 //! Candidate plays of one roll are judged together ([`NeuralNet::evaluate_plays`]): they differ
 //! from the position before the roll in a handful of inputs, so each net's hidden sums are
@@ -25,10 +25,12 @@
 //! the [`screen`], ranks the plays of a roll first, and the full nets judge only the few it
 //! ranks highest. The bots judge every play.
 
+pub mod head;
 pub mod inputs;
 pub mod luck;
 pub mod network;
 pub mod screen;
+pub mod shape;
 
 use super::{bearoff, Evaluator, Probabilities};
 use gammon_backgammon::board::Position;
@@ -104,12 +106,16 @@ pub struct NeuralNet {
     pub trained_games: u64,
 }
 
+/// The file format of nets without a [`head`](head::Head).
 const MAGIC: &[u8; 8] = b"GAMMONN1";
+/// The format that gives each net's head units (0 for none) after its shape.
+const MAGIC_HEADS: &[u8; 8] = b"GAMMONN2";
 
-/// The bot's weights, shipped with the crate: a contact net of 256 hidden units, the race net.
-static BUILTIN: &[u8] = include_bytes!("../../data/net-v5.bin");
-/// The rollouts' weights: a contact net of 80 units (the bot's before `net-v5`), which makes a
-/// rollout game about a third faster.
+/// The bot's weights, shipped with the crate: a contact net of 256 hidden units with a head of
+/// 64, the race net.
+static BUILTIN: &[u8] = include_bytes!("../../data/net-v6.bin");
+/// The rollouts' weights: a contact net of 80 units and no head (the bot's before `net-v5`),
+/// which makes a rollout game far faster.
 static FAST: &[u8] = include_bytes!("../../data/net-v4.bin");
 /// The shipped nets once loaded. Nothing can change them afterwards, which is what lets the
 /// search remember values found with them ([`NeuralNet::shipped`]).
@@ -140,8 +146,9 @@ impl NeuralNet {
 
     /// The narrower shipped nets that rollouts play with by default
     /// ([`BuiltinPolicy::Net`](crate::BuiltinPolicy::Net)), loaded once: their contact net
-    /// has 80 hidden units to the bot's 256, which plays a rollout game about a third faster for
-    /// about 0.04 points a game less at 0-ply (see `docs/training.md`).
+    /// has 80 hidden units to the bot's 256 and no head, which plays a rollout game far faster
+    /// for about 0.05 points a game less at 0-ply against the same opponents (see
+    /// `docs/training.md`).
     ///
     /// ```
     /// use gammon_bot::net::NeuralNet;
@@ -167,24 +174,33 @@ impl NeuralNet {
 
     /// Reads weights written by [`NeuralNet::to_bytes`].
     pub fn from_bytes(bytes: &[u8]) -> Result<NeuralNet> {
-        if bytes.len() < 16 || &bytes[..8] != MAGIC {
-            return Err(Error::InvalidFormat("net weights: not a gammon net file".into()));
+        let heads = match bytes.get(..8) {
+            Some(m) if m == MAGIC => false,
+            Some(m) if m == MAGIC_HEADS => true,
+            _ => return Err(Error::InvalidFormat("net weights: not a gammon net file".into())),
+        };
+        if bytes.len() < 16 {
+            return Err(Error::InvalidFormat("net weights: truncated".into()));
         }
         let trained_games = u64::from_le_bytes(bytes[8..16].try_into().unwrap());
-        let (contact, rest) = Network::read(&bytes[16..])?;
-        let (race, rest) = Network::read(rest)?;
+        let (contact, rest) = Network::read(&bytes[16..], heads)?;
+        let (race, rest) = Network::read(rest, heads)?;
         if !rest.is_empty() || contact.inputs() != INPUTS || race.inputs() != INPUTS {
             return Err(Error::InvalidFormat("net weights: unexpected shape or trailing bytes".into()));
         }
         Ok(NeuralNet { contact, race, trained_games })
     }
 
-    /// The weights as bytes: magic, games trained (u64 LE), the contact net, the race net.
+    /// The weights as bytes: magic, games trained (u64 LE), the contact net, the race net. Nets
+    /// with a head are written in the second format (`GAMMONN2`), which gives each net's head
+    /// units; the others keep the first.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = MAGIC.to_vec();
+        // Nets without heads keep the first format, so their files stay as they were.
+        let heads = self.contact.head.is_some() || self.race.head.is_some();
+        let mut out = if heads { MAGIC_HEADS } else { MAGIC }.to_vec();
         out.extend(self.trained_games.to_le_bytes());
-        self.contact.write(&mut out);
-        self.race.write(&mut out);
+        self.contact.write(&mut out, heads);
+        self.race.write(&mut out, heads);
         out
     }
 

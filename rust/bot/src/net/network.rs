@@ -1,14 +1,16 @@
-//! A fully connected net with one hidden layer of sigmoid units and five sigmoid outputs, in f32.
+//! A fully connected net with one hidden layer of sigmoid units and five sigmoid outputs, in f32,
+//! and optionally a [`Head`]: a second hidden layer adding to the outputs.
 //!
 //! The first layer is stored input-major (`w1[i * hidden + j]`), so one input's contribution to
 //! all hidden sums is one contiguous row: a forward pass adds the rows of the non-zero inputs,
 //! and a position that differs from an already evaluated one in a few inputs costs only those
 //! rows (see [`Network::update_sums`]). Plain loops over rows auto-vectorise.
 
+use super::head::{Head, MAX_UNITS};
+pub use super::shape::OUTPUTS;
+use super::shape::{dot_onto, uniform};
 use gammon_core::error::{Error, Result};
 
-/// Outputs of every net: win, win gammon, win backgammon, lose gammon, lose backgammon.
-pub const OUTPUTS: usize = 5;
 /// The largest hidden layer supported (scratch arrays live on the stack).
 pub const MAX_HIDDEN: usize = 256;
 /// The hidden width of the shipped race net (and of TD training), which gets builds of its own:
@@ -32,6 +34,8 @@ pub struct Network {
     pub w2: Vec<f32>,
     /// Output biases.
     pub b2: [f32; OUTPUTS],
+    /// A second hidden layer adding to the outputs, if the net has one.
+    pub head: Option<Head>,
 }
 
 /// `e^x` to about 5e-6 relative error for |x| <= 80 (mostly from rounding `x log2 e` in f32), written without branches so that loops
@@ -65,25 +69,17 @@ impl Network {
     /// A net with small weights from a simple reproducible generator (for training from scratch).
     pub fn random(inputs: usize, hidden: usize, seed: u64) -> Network {
         assert!(hidden <= MAX_HIDDEN && hidden > 0 && inputs > 0);
-        let mut state = seed ^ 0x9E37_79B9_7F4A_7C15;
-        let mut next = move |scale: f32| {
-            // splitmix64
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^= z >> 31;
-            ((z >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * scale
-        };
-        let w1 = (0..inputs * hidden).map(|_| next(0.1)).collect();
-        let w2 = (0..OUTPUTS * hidden).map(|_| next(0.1)).collect();
-        Network { inputs, hidden, w1, b1: vec![0.0; hidden], w2, b2: [0.0; OUTPUTS] }
+        let mut next = uniform(seed ^ 0x9E37_79B9_7F4A_7C15);
+        let w1 = (0..inputs * hidden).map(|_| next() * 0.1).collect();
+        let w2 = (0..OUTPUTS * hidden).map(|_| next() * 0.1).collect();
+        Network { inputs, hidden, w1, b1: vec![0.0; hidden], w2, b2: [0.0; OUTPUTS], head: None }
     }
 
     /// The same function with `hidden` units: the new units get small random input weights and
     /// zero output weights, so training can grow a net without starting over.
     pub fn widened(&self, hidden: usize, seed: u64) -> Network {
         assert!(hidden >= self.hidden && hidden <= MAX_HIDDEN);
+        assert!(self.head.is_none(), "a net with a head cannot be widened");
         let fresh = Network::random(self.inputs, hidden, seed);
         let (old, h) = (self.hidden, hidden);
         let mut w1 = fresh.w1;
@@ -96,17 +92,29 @@ impl Network {
         for k in 0..OUTPUTS {
             w2[k * h..k * h + old].copy_from_slice(&self.w2[k * old..(k + 1) * old]);
         }
-        Network { inputs: self.inputs, hidden: h, w1, b1, w2, b2: self.b2 }
+        Network { inputs: self.inputs, hidden: h, w1, b1, w2, b2: self.b2, head: None }
     }
 
-    /// Every weight and bias, in the order of the file format: w1, b1, w2, b2.
+    /// The same function with a [`Head`] of `units` units added (which adds nothing until
+    /// trained), or the net itself when it has one already.
+    pub fn deepened(&self, units: usize, seed: u64) -> Network {
+        let mut net = self.clone();
+        if net.head.is_none() {
+            net.head = Some(Head::new(units, self.hidden, seed));
+        }
+        net
+    }
+
+    /// Every weight and bias, in the order of the file format: w1, b1, w2, b2, then the head's.
     pub fn weights(&self) -> impl Iterator<Item = f32> + '_ {
-        self.w1.iter().chain(&self.b1).chain(&self.w2).chain(&self.b2).copied()
+        let head = self.head.iter().flat_map(|h| h.weights());
+        self.w1.iter().chain(&self.b1).chain(&self.w2).chain(&self.b2).copied().chain(head)
     }
 
     /// [`Network::weights`], to change in place.
     pub fn weights_mut(&mut self) -> impl Iterator<Item = &mut f32> + '_ {
-        self.w1.iter_mut().chain(&mut self.b1).chain(&mut self.w2).chain(&mut self.b2)
+        let head = self.head.iter_mut().flat_map(|h| h.weights_mut());
+        self.w1.iter_mut().chain(&mut self.b1).chain(&mut self.w2).chain(&mut self.b2).chain(head)
     }
 
     /// Number of inputs.
@@ -212,20 +220,9 @@ impl Network {
         // The logits padded to eight, so that their sigmoids take one vector pass.
         let mut z = [0.0f32; 8];
         for (k, out) in z[..OUTPUTS].iter_mut().enumerate() {
-            let row = &self.w2[k * h..(k + 1) * h];
-            // Eight running sums over whole chunks of eight: fixed-size arrays let the compiler
-            // keep them in one vector register.
-            let mut acc = [0.0f32; 8];
-            let (hs, ws) = (hidden[..h].chunks_exact(8), row.chunks_exact(8));
-            let tail: f32 = hs.remainder().iter().zip(ws.remainder()).map(|(x, w)| x * w).sum();
-            for (hc, wc) in hs.zip(ws) {
-                let (hc, wc): (&[f32; 8], &[f32; 8]) = (hc.try_into().unwrap(), wc.try_into().unwrap());
-                for i in 0..8 {
-                    acc[i] += hc[i] * wc[i];
-                }
-            }
-            *out = self.b2[k] + acc.iter().sum::<f32>() + tail;
+            *out = dot_onto(self.b2[k], &hidden[..h], &self.w2[k * h..(k + 1) * h]);
         }
+        self.add_head(hidden, &mut z);
         // A plain loop rather than `map`, which is not inlined into the vector builds.
         for v in &mut z {
             *v = sigmoid(*v);
@@ -254,10 +251,20 @@ impl Network {
         for k in 0..OUTPUTS {
             z[k] = self.b2[k] + acc[k].iter().sum::<f32>();
         }
+        self.add_head(hidden, &mut z);
         for v in &mut z {
             *v = sigmoid(*v);
         }
         [z[0], z[1], z[2], z[3], z[4]]
+    }
+
+    /// Adds the head's contribution, if any, to the logits `z`.
+    #[inline(always)]
+    fn add_head(&self, hidden: &[f32], z: &mut [f32]) {
+        if let Some(head) = &self.head {
+            let mut act = [0.0f32; MAX_UNITS];
+            head.add_logits(hidden, &mut act, z);
+        }
     }
 
     /// A full forward pass that keeps the hidden activations in `hidden[..self.hidden()]`, as a
@@ -331,6 +338,7 @@ impl Network {
         target: &[f32; OUTPUTS],
         alpha: f32,
     ) {
+        assert!(self.head.is_none(), "per-position steps train nets without a head");
         let h = self.hidden;
         let mut back = [0.0f32; MAX_HIDDEN];
         for k in 0..OUTPUTS {
@@ -359,18 +367,24 @@ impl Network {
         }
     }
 
-    /// Appends the net to `out`: inputs, hidden (u32 LE), then w1, b1, w2, b2 (f32 LE).
-    pub fn write(&self, out: &mut Vec<u8>) {
+    /// Appends the net to `out`: inputs, hidden (u32 LE), with `units` the head's units (0 for
+    /// none, u32 LE), then w1, b1, w2, b2 and the head's weights (f32 LE). Without `units` the
+    /// net must have no head (the format of nets before heads).
+    pub fn write(&self, out: &mut Vec<u8>, units: bool) {
+        assert!(units || self.head.is_none(), "a head needs the format with units");
         out.extend((self.inputs as u32).to_le_bytes());
         out.extend((self.hidden as u32).to_le_bytes());
+        if units {
+            out.extend((self.head.as_ref().map_or(0, Head::units) as u32).to_le_bytes());
+        }
         for v in self.weights() {
             out.extend(v.to_le_bytes());
         }
     }
 
-    /// Reads a net written by [`Network::write`] from the front of `bytes`, returning it and the
-    /// rest of the bytes.
-    pub fn read(bytes: &[u8]) -> Result<(Network, &[u8])> {
+    /// Reads a net written by [`Network::write`] (with `units` as written) from the front of
+    /// `bytes`, returning it and the rest of the bytes.
+    pub fn read(bytes: &[u8], units: bool) -> Result<(Network, &[u8])> {
         let bad = |what: &str| Error::InvalidFormat(format!("net weights: {what}"));
         let word = |b: &[u8], at: usize| -> Result<u32> {
             b.get(at..at + 4)
@@ -382,19 +396,25 @@ impl Network {
         if inputs == 0 || inputs > 10_000 || hidden == 0 || hidden > MAX_HIDDEN {
             return Err(bad(&format!("unsupported shape {inputs} x {hidden}")));
         }
-        let count = inputs * hidden + hidden + OUTPUTS * hidden + OUTPUTS;
-        let body = bytes.get(8..8 + 4 * count).ok_or_else(|| bad("truncated"))?;
+        let (start, head_units) = if units { (12, word(bytes, 8)? as usize) } else { (8, 0) };
+        if head_units > MAX_UNITS {
+            return Err(bad(&format!("unsupported head of {head_units} units")));
+        }
+        let head_count = if head_units > 0 { Head::count(head_units, hidden) } else { 0 };
+        let count = inputs * hidden + hidden + OUTPUTS * hidden + OUTPUTS + head_count;
+        let body = bytes.get(start..start + 4 * count).ok_or_else(|| bad("truncated"))?;
         let mut values = body.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap()));
         let mut take = |n: usize| values.by_ref().take(n).collect::<Vec<f32>>();
         let w1 = take(inputs * hidden);
         let b1 = take(hidden);
         let w2 = take(OUTPUTS * hidden);
         let b2: [f32; OUTPUTS] = take(OUTPUTS).try_into().unwrap();
-        let net = Network { inputs, hidden, w1, b1, w2, b2 };
+        let head = (head_units > 0).then(|| Head::from_weights(head_units, hidden, &mut values));
+        let net = Network { inputs, hidden, w1, b1, w2, b2, head };
         if net.weights().any(|v| !v.is_finite()) {
             return Err(bad("non-finite weight"));
         }
-        Ok((net, &bytes[8 + 4 * count..]))
+        Ok((net, &bytes[start + 4 * count..]))
     }
 }
 
@@ -449,11 +469,20 @@ mod tests {
     fn weights_round_trip_and_bad_bytes_are_refused() {
         let net = Network::random(12, 8, 5);
         let mut bytes = vec![];
-        net.write(&mut bytes);
-        let (back, rest) = Network::read(&bytes).unwrap();
+        net.write(&mut bytes, false);
+        let (back, rest) = Network::read(&bytes, false).unwrap();
         assert_eq!(back, net);
         assert!(rest.is_empty());
-        assert!(Network::read(&bytes[..bytes.len() - 1]).is_err());
-        assert!(Network::read(&[0; 8]).is_err());
+        assert!(Network::read(&bytes[..bytes.len() - 1], false).is_err());
+        assert!(Network::read(&[0; 8], false).is_err());
+        // With a head, in the format that has room for it.
+        let mut deep = net.deepened(6, 2);
+        deep.head.as_mut().unwrap().out.iter_mut().enumerate().for_each(|(i, w)| *w = 0.01 * i as f32);
+        let mut bytes = vec![];
+        deep.write(&mut bytes, true);
+        let (back, rest) = Network::read(&bytes, true).unwrap();
+        assert_eq!(back, deep);
+        assert!(rest.is_empty());
+        assert!(Network::read(&bytes[..bytes.len() - 4], true).is_err());
     }
 }

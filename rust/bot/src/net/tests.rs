@@ -31,6 +31,18 @@ fn batched_candidates_match_single_evaluations() {
     for net in [&NeuralNet::random(32, 9), builtin, fast, &wide_race] {
         batched_candidates_match_single_evaluations_of(net);
     }
+    // And with heads, on the general width and the wide build.
+    for net in [&NeuralNet::random(32, 9), builtin] {
+        batched_candidates_match_single_evaluations_of(&with_head(net));
+    }
+}
+
+/// `net` with a head on its contact net whose output weights are not zero, so that it counts.
+fn with_head(net: &NeuralNet) -> NeuralNet {
+    let mut contact = net.contact.deepened(16, 3);
+    let head = contact.head.as_mut().unwrap();
+    head.out.iter_mut().enumerate().for_each(|(i, w)| *w = ((i % 7) as f32 - 3.0) * 0.05);
+    NeuralNet { contact, race: net.race.clone(), ..*net }
 }
 
 fn batched_candidates_match_single_evaluations_of(net: &NeuralNet) {
@@ -69,6 +81,10 @@ fn outputs_are_consistent_probabilities() {
 fn weights_round_trip() {
     let net = NeuralNet::random(16, 2);
     assert_eq!(NeuralNet::from_bytes(&net.to_bytes()).unwrap(), net);
+    assert_eq!(&net.to_bytes()[..8], b"GAMMONN1");
+    let deep = with_head(&net);
+    assert_eq!(&deep.to_bytes()[..8], b"GAMMONN2");
+    assert_eq!(NeuralNet::from_bytes(&deep.to_bytes()).unwrap(), deep);
     assert!(NeuralNet::from_bytes(b"not a net").is_err());
     let mut bytes = net.to_bytes();
     bytes.push(0);
@@ -85,7 +101,11 @@ fn classes() {
 #[test]
 fn every_instruction_set_gives_the_same_bits() {
     // `evaluate_plays` picks a vectorised build at run time; rollouts must not depend on which.
-    let net = NeuralNet::builtin();
+    every_instruction_set_gives_the_same_bits_of(NeuralNet::builtin());
+    every_instruction_set_gives_the_same_bits_of(&with_head(NeuralNet::builtin()));
+}
+
+fn every_instruction_set_gives_the_same_bits_of(net: &NeuralNet) {
     let (mut fast, mut plain) = (vec![], vec![]);
     for p in sample_positions(300) {
         let plays = legal_plays(&p, ALL_ROLLS[9]);
@@ -148,6 +168,17 @@ fn best_of_is_the_first_best_candidate() {
         assert_eq!(v, values[k]);
         assert!(values.iter().all(|x| x.equity() <= v.equity()));
         assert!(values[..k].iter().all(|x| x.equity() < v.equity()));
+    }
+}
+
+#[test]
+fn a_deepened_net_computes_the_same_function() {
+    let net = NeuralNet::builtin();
+    let deep = net.contact.deepened(32, 1);
+    let mut x = [0.0f32; INPUTS];
+    for p in sample_positions(50) {
+        inputs::encode(&p, &mut x);
+        assert_eq!(net.contact.forward(&x), deep.forward(&x));
     }
 }
 

@@ -4,7 +4,7 @@
 //! cargo run --release -p gammon-train --bin refine -- --net IN.bin --dir DIR
 //!     [--positions 200000] [--label ply1|ply2|rollout:TRIALS:PLIES] [--epochs 6] [--alpha 0.01]
 //!     [--alpha-end 0.001] [--explore 0.1] [--seed 1] [--duel-pairs 5000] [--widen HIDDEN]
-//!     [--batch 0] [--also FILE,FILE] [--out DIR/refined.bin]
+//!     [--deepen UNITS] [--batch 0] [--also FILE,FILE] [--out DIR/refined.bin]
 //! ```
 //!
 //! Self-play at 0-ply says what a position is worth one roll later; a search that looks a ply or
@@ -23,7 +23,9 @@
 //! place in the data, so reproducible); as in the shipped rollouts, the net judges only the
 //! plays of each roll that the shipped screen ranks highest ([`NetPolicy`]). `--widen` grows
 //! the contact net to that many hidden units before training, the new units starting silent
-//! ([`Network::widened`]); the race net gains nothing from more units.
+//! ([`Network::widened`]); the race net gains nothing from more units. `--deepen` gives the
+//! contact net a second hidden layer ([`Network::deepened`]) whose outputs start at zero, so
+//! training starts from the net as it was.
 //!
 //! Training takes a step per position (`--batch 0`, at rate `--alpha` falling to
 //! `--alpha-end`), or with `--batch N` one [`Adam`] step per N shuffled positions of one net,
@@ -104,6 +106,11 @@ struct Options {
     /// Hidden units to widen the contact net to before training; no more than it has keeps it.
     #[arg(long, value_name = "HIDDEN", default_value_t = 0)]
     widen: usize,
+    /// Units of a second hidden layer to add to the contact net before training (a head, its
+    /// output weights starting at zero); 0 adds none, and a net that has one keeps it. Needs
+    /// --batch.
+    #[arg(long, value_name = "UNITS", default_value_t = 0)]
+    deepen: usize,
     /// Positions per Adam step of one net; 0 takes a plain step per position instead.
     #[arg(long, value_name = "N", default_value_t = 0)]
     batch: usize,
@@ -324,6 +331,10 @@ fn main() {
     let mut net = original.clone();
     if o.widen > net.contact.hidden() {
         net.contact = net.contact.widened(o.widen, o.seed);
+    }
+    if o.deepen > 0 {
+        assert!(o.batch > 0, "--deepen needs --batch: per-position steps train nets without a head");
+        net.contact = net.contact.deepened(o.deepen, o.seed);
     }
     let by_class = |class: Class| -> Vec<&Sample> {
         used.iter().copied().filter(|s| Class::of(&s.position) == class).collect()

@@ -1,0 +1,124 @@
+//! A second hidden layer on top of a net's first, added to its outputs.
+//!
+//! A [`Network`](super::network::Network) maps its hidden units straight to the five output
+//! logits. With a head, a second layer of `units` rectified units reads the same hidden units and
+//! its own output weights add to those logits:
+//!
+//! ```text
+//! logit_k = b2_k + sum_j w2_kj h_j + sum_m out_km max(0, b_m + sum_j w_mj h_j)
+//! ```
+//!
+//! The direct path is kept so that a head can be grown on a trained net without changing what it
+//! computes: a new head's output weights are zero ([`Head::new`]), and training lets it learn
+//! what one layer could not fit (the interactions between the first layer's features). The
+//! rectifier costs nothing to evaluate and keeps the layer's arithmetic exact in the same order
+//! on every build.
+
+use super::shape::{dot_onto, uniform, OUTPUTS};
+
+/// The largest head supported (its activations live on the stack).
+pub const MAX_UNITS: usize = 128;
+
+/// A second hidden layer's weights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Head {
+    units: usize,
+    hidden: usize,
+    // Public for training, which updates them in place; their lengths are fixed by the shape.
+    /// From the first hidden layer, `hidden * units`, input-major like a net's first layer
+    /// (`w[j * units + m]`): a pass adds one row per first-layer unit to all the sums at once.
+    pub w: Vec<f32>,
+    /// The units' biases, `units`.
+    pub b: Vec<f32>,
+    /// To the output logits, `OUTPUTS * units`, output-major.
+    pub out: Vec<f32>,
+}
+
+impl Head {
+    /// A head of `units` units over `hidden` first-layer units that adds nothing yet: small
+    /// reproducible input weights, positive biases (so that every unit starts active and learns),
+    /// zero output weights.
+    pub fn new(units: usize, hidden: usize, seed: u64) -> Head {
+        assert!(units > 0 && units <= MAX_UNITS && hidden > 0);
+        let mut next = uniform(seed ^ 0xD1B5_4A32_D192_ED03);
+        // Inputs in 0..1 summed over `hidden` units: weights of this size keep the sums of order 1.
+        let scale = 1.0 / (hidden as f32).sqrt();
+        let w = (0..hidden * units).map(|_| next() * scale).collect();
+        Head { units, hidden, w, b: vec![0.1; units], out: vec![0.0; OUTPUTS * units] }
+    }
+
+    /// Number of units.
+    pub fn units(&self) -> usize {
+        self.units
+    }
+
+    /// Number of first-layer units it reads.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The units' activations for first-layer activations `hidden` into `act[..units]`, and the
+    /// head's contribution added to the logits `z`.
+    #[inline(always)]
+    pub fn add_logits(&self, hidden: &[f32], act: &mut [f32], z: &mut [f32]) {
+        match self.units {
+            32 => self.activations_fixed::<32>(hidden, act),
+            64 => self.activations_fixed::<64>(hidden, act),
+            128 => self.activations_fixed::<128>(hidden, act),
+            u => {
+                let act = &mut act[..u];
+                act.copy_from_slice(&self.b);
+                for (&a, row) in hidden[..self.hidden].iter().zip(self.w.chunks_exact(u)) {
+                    for (s, &w) in act.iter_mut().zip(row) {
+                        *s += a * w;
+                    }
+                }
+                act.iter_mut().for_each(|s| *s = s.max(0.0));
+            }
+        }
+        let act = &act[..self.units];
+        for (k, zk) in z[..OUTPUTS].iter_mut().enumerate() {
+            *zk += dot_onto(0.0, &self.out[k * self.units..(k + 1) * self.units], act);
+        }
+    }
+
+    /// [`Head::add_logits`]'s activations for a number of units known when compiling, which
+    /// keeps the sums in registers: the same sums in the same order as the general code.
+    #[inline(always)]
+    fn activations_fixed<const U: usize>(&self, hidden: &[f32], act: &mut [f32]) {
+        let mut s: [f32; U] = self.b[..U].try_into().unwrap();
+        for (&a, row) in hidden[..self.hidden].iter().zip(self.w.chunks_exact(U)) {
+            let row: &[f32; U] = row.try_into().unwrap();
+            for m in 0..U {
+                s[m] += a * row[m];
+            }
+        }
+        for m in 0..U {
+            act[m] = s[m].max(0.0);
+        }
+    }
+
+    /// Every weight, in the order of the file format: w, b, out.
+    pub fn weights(&self) -> impl Iterator<Item = f32> + '_ {
+        self.w.iter().chain(&self.b).chain(&self.out).copied()
+    }
+
+    /// [`Head::weights`], to change in place.
+    pub fn weights_mut(&mut self) -> impl Iterator<Item = &mut f32> + '_ {
+        self.w.iter_mut().chain(&mut self.b).chain(&mut self.out)
+    }
+
+    /// How many weights a head of this shape has.
+    pub fn count(units: usize, hidden: usize) -> usize {
+        hidden * units + units + OUTPUTS * units
+    }
+
+    /// The head read from `values` (in the order of [`Head::weights`]).
+    pub fn from_weights(units: usize, hidden: usize, values: &mut impl Iterator<Item = f32>) -> Head {
+        let mut take = |n: usize| values.by_ref().take(n).collect::<Vec<f32>>();
+        let w = take(hidden * units);
+        let b = take(units);
+        let out = take(OUTPUTS * units);
+        Head { units, hidden, w, b, out }
+    }
+}
