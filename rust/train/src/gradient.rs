@@ -68,6 +68,24 @@ impl Gradient {
     /// is the hidden layer of `net`'s forward pass on `x`. With `error = target - y` this is the
     /// direction [`Network::learn`] steps in.
     pub fn accumulate(&mut self, net: &Network, x: &[f32], hidden: &[f32], error: &[f32; OUTPUTS]) {
+        let mut act = [0.0f32; MAX_UNITS];
+        if let Some(head) = &net.head {
+            head.add_logits(hidden, &mut act, &mut [0.0; OUTPUTS]);
+        }
+        self.accumulate_kept(net, x, hidden, &act, error);
+    }
+
+    /// [`Gradient::accumulate`] given the head's activations `act` as well (from
+    /// [`Network::forward_keeping_all`]; ignored for a net without a head), which saves
+    /// computing them again: the same sum to the bit.
+    pub fn accumulate_kept(
+        &mut self,
+        net: &Network,
+        x: &[f32],
+        hidden: &[f32],
+        act: &[f32],
+        error: &[f32; OUTPUTS],
+    ) {
         assert!(net.inputs() == self.inputs && net.hidden() == self.hidden, "gradient of another shape");
         let h = self.hidden;
         // The error reaching each hidden unit's output, then its sum (through the sigmoid).
@@ -87,8 +105,6 @@ impl Gradient {
         if let Some(head) = &net.head {
             let u = head.units();
             assert_eq!(self.head_b.len(), u, "gradient of another shape");
-            let (mut act, mut z) = ([0.0f32; MAX_UNITS], [0.0f32; OUTPUTS]);
-            head.add_logits(hidden, &mut act, &mut z);
             for (k, &e) in error.iter().enumerate() {
                 for (g, &a) in self.head_out[k * u..(k + 1) * u].iter_mut().zip(&act[..u]) {
                     *g += e * a;
@@ -329,5 +345,21 @@ mod tests {
         let mut sum = Gradient::zeros(&net);
         sum.add_scaled(&once, 2.0);
         assert_eq!(sum, doubled);
+    }
+
+    #[test]
+    fn kept_head_activations_give_the_same_gradient() {
+        let net = deep_test_net(6, 8);
+        let x = [1.0, 0.0, 0.5, 0.25, 0.0, 1.0];
+        let (mut hidden, mut act) = ([0.0; MAX_HIDDEN], [0.0; MAX_UNITS]);
+        let y = net.forward_keeping_all(&x, &mut hidden, &mut act);
+        assert_eq!(y, net.forward(&x));
+        assert!(act[..3].iter().any(|&a| a > 0.0));
+        let error = [0.5, -0.1, 0.0, 0.2, 0.3];
+        let (mut recomputed, mut kept) = (Gradient::zeros(&net), Gradient::zeros(&net));
+        recomputed.accumulate(&net, &x, &hidden[..8], &error);
+        kept.accumulate_kept(&net, &x, &hidden[..8], &act, &error);
+        assert_eq!(recomputed, kept);
+        assert!(kept.head_w.iter().any(|&g| g != 0.0));
     }
 }

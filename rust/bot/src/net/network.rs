@@ -207,12 +207,20 @@ impl Network {
     /// The five outputs from the hidden activations.
     #[inline(always)]
     pub fn outputs(&self, hidden: &[f32]) -> [f32; OUTPUTS] {
+        self.outputs_keeping_head(hidden, &mut [0.0; MAX_UNITS])
+    }
+
+    /// [`Network::outputs`], keeping the head's activations (if the net has a head) in
+    /// `act[..units]`: the same outputs to the bit.
+    #[inline(always)]
+    fn outputs_keeping_head(&self, hidden: &[f32], act: &mut [f32]) -> [f32; OUTPUTS] {
         match self.hidden {
             SHIPPED_HIDDEN => {
-                return self.outputs_fixed::<SHIPPED_HIDDEN>(hidden[..SHIPPED_HIDDEN].try_into().unwrap())
+                return self
+                    .outputs_fixed::<SHIPPED_HIDDEN>(hidden[..SHIPPED_HIDDEN].try_into().unwrap(), act)
             }
             WIDE_HIDDEN => {
-                return self.outputs_fixed::<WIDE_HIDDEN>(hidden[..WIDE_HIDDEN].try_into().unwrap())
+                return self.outputs_fixed::<WIDE_HIDDEN>(hidden[..WIDE_HIDDEN].try_into().unwrap(), act)
             }
             _ => {}
         }
@@ -222,7 +230,7 @@ impl Network {
         for (k, out) in z[..OUTPUTS].iter_mut().enumerate() {
             *out = dot_onto(self.b2[k], &hidden[..h], &self.w2[k * h..(k + 1) * h]);
         }
-        self.add_head(hidden, &mut z);
+        self.add_head(hidden, act, &mut z);
         // A plain loop rather than `map`, which is not inlined into the vector builds.
         for v in &mut z {
             *v = sigmoid(*v);
@@ -234,7 +242,7 @@ impl Network {
     /// sums in the same order (the general code's empty remainder adds nothing), written so that
     /// each output's eight running sums stay one vector.
     #[inline(always)]
-    fn outputs_fixed<const H: usize>(&self, hidden: &[f32; H]) -> [f32; OUTPUTS] {
+    fn outputs_fixed<const H: usize>(&self, hidden: &[f32; H], act: &mut [f32]) -> [f32; OUTPUTS] {
         // Chunks outermost, so that each step is whole eight-lane rows; with the outputs
         // outermost the compiler splits the rows into two-lane pieces.
         let mut acc = [[0.0f32; 8]; OUTPUTS];
@@ -251,29 +259,35 @@ impl Network {
         for k in 0..OUTPUTS {
             z[k] = self.b2[k] + acc[k].iter().sum::<f32>();
         }
-        self.add_head(hidden, &mut z);
+        self.add_head(hidden, act, &mut z);
         for v in &mut z {
             *v = sigmoid(*v);
         }
         [z[0], z[1], z[2], z[3], z[4]]
     }
 
-    /// Adds the head's contribution, if any, to the logits `z`.
+    /// Adds the head's contribution, if any, to the logits `z`, its activations left in `act`.
     #[inline(always)]
-    fn add_head(&self, hidden: &[f32], z: &mut [f32]) {
+    fn add_head(&self, hidden: &[f32], act: &mut [f32], z: &mut [f32]) {
         if let Some(head) = &self.head {
-            let mut act = [0.0f32; MAX_UNITS];
-            head.add_logits(hidden, &mut act, z);
+            head.add_logits(hidden, act, z);
         }
     }
 
     /// A full forward pass that keeps the hidden activations in `hidden[..self.hidden()]`, as a
     /// learning step ([`Network::learn`]) needs them.
     pub fn forward_keeping_hidden(&self, x: &[f32], hidden: &mut [f32]) -> [f32; OUTPUTS] {
+        self.forward_keeping_all(x, hidden, &mut [0.0; MAX_UNITS])
+    }
+
+    /// [`Network::forward_keeping_hidden`] that also keeps the head's activations in
+    /// `act[..units]` (nothing for a net without a head), so that a gradient need not
+    /// recompute them.
+    pub fn forward_keeping_all(&self, x: &[f32], hidden: &mut [f32], act: &mut [f32]) -> [f32; OUTPUTS] {
         let mut sums = [0.0f32; MAX_HIDDEN];
         self.hidden_sums(x, &mut sums);
         self.activate(&sums, hidden);
-        self.outputs(&hidden[..self.hidden])
+        self.outputs_keeping_head(&hidden[..self.hidden], act)
     }
 
     /// The outputs for hidden sums `sums`.
@@ -317,7 +331,7 @@ impl Network {
         for j in 0..H {
             hidden[j] = sigmoid(s[j]);
         }
-        self.outputs_fixed(&hidden)
+        self.outputs_fixed(&hidden, &mut [0.0; MAX_UNITS])
     }
 
     /// A full forward pass.

@@ -45,6 +45,7 @@
 use clap::Parser;
 use gammon_backgammon::{DiceStream, Position};
 use gammon_bot::duel::backgammon_duel;
+use gammon_bot::net::head::MAX_UNITS;
 use gammon_bot::net::inputs::{encode, INPUTS};
 use gammon_bot::net::network::{Network, MAX_HIDDEN};
 use gammon_bot::net::screen::Screen;
@@ -300,12 +301,13 @@ fn train_epoch_adam(
             .par_chunks(PIECE)
             .map(|piece| {
                 let mut g = Gradient::zeros(net);
-                let (mut x, mut hidden) = ([0.0f32; INPUTS], [0.0f32; MAX_HIDDEN]);
+                let (mut x, mut hidden, mut act) =
+                    ([0.0f32; INPUTS], [0.0f32; MAX_HIDDEN], [0.0f32; MAX_UNITS]);
                 for &i in piece {
                     encode(&samples[i].position, &mut x);
-                    let y = net.forward_keeping_hidden(&x, &mut hidden);
+                    let y = net.forward_keeping_all(&x, &mut hidden, &mut act);
                     let error = std::array::from_fn(|k| (samples[i].label[k] - y[k]) * scale);
-                    g.accumulate(net, &x, &hidden[..h], &error);
+                    g.accumulate_kept(net, &x, &hidden[..h], &act, &error);
                 }
                 g
             })
