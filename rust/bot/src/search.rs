@@ -293,8 +293,9 @@ impl<'a> Bot<'a> {
     }
 
     /// The best play of `dice` from `position` and its value, by cubeful equity in `context` or
-    /// by cubeless equity without one (which needs no full ranking at ply 0); an error if the
-    /// game is over.
+    /// by cubeless equity without one (which needs no full ranking at ply 0: the choice of
+    /// [`NeuralNet::best_of`], the head judging the few best contact plays); an error if the game
+    /// is over.
     pub fn best_play(
         &self,
         position: &Position,
@@ -374,8 +375,8 @@ impl<'a> Bot<'a> {
                     }
                     _ => None,
                 };
-                // On a tie for the best, the plays' order says which is kept, as `best_of`
-                // keeps it.
+                // On a tie for the best, the plays' order says which is kept, as `best_of_all`
+                // keeps it (replies are judged in full, the head on every candidate).
                 *b = match prepared.best_of_new_positions(positions, judged) {
                     Some((k, v)) => (positions[k], v),
                     None => {
@@ -383,7 +384,7 @@ impl<'a> Bot<'a> {
                         if let (Some(look), Some(threshold)) = (&look, threshold) {
                             plays.retain(|play| look.score(play) >= threshold);
                         }
-                        let (k, v) = prepared.best_of(plays);
+                        let (k, v) = prepared.best_of_all(plays);
                         (plays[k].position, v)
                     }
                 };
@@ -662,8 +663,17 @@ mod tests {
                             assert!(plays.len() >= keep);
                             screened += 1;
                         }
-                        let (k, v) = net.best_of(&p, &plays);
-                        assert_eq!(*reply, (plays[k].position, v), "{p:?} {}", dice.to_text());
+                        // Replies are judged in full, the head on every candidate kept.
+                        let mut values = vec![];
+                        net.evaluate_plays(&p, &plays, &mut values);
+                        let k = (0..plays.len()).fold(0, |b, k| {
+                            if values[k].equity() > values[b].equity() {
+                                k
+                            } else {
+                                b
+                            }
+                        });
+                        assert_eq!(*reply, (plays[k].position, values[k]), "{p:?} {}", dice.to_text());
                     }
                     assert_eq!(replies.value, average(replies.best.iter().map(|b| b.1)));
                     let plays = p.legal_plays(stream.roll());

@@ -106,6 +106,10 @@ pub struct NeuralNet {
     pub trained_games: u64,
 }
 
+/// How many contact candidates of a roll the contact net's head judges when a choice is made
+/// among them, those its direct path ranks highest ([`Prepared::best_of`]).
+pub const HEAD_KEEP: usize = 4;
+
 /// The file format of nets without a [`head`](head::Head).
 const MAGIC: &[u8; 8] = b"GAMMONN1";
 /// The format that gives each net's head units (0 for none) after its shape.
@@ -258,8 +262,10 @@ impl NeuralNet {
     }
 
     /// The best of `plays` (the legal plays of one roll from `before`, not empty) by cubeless
-    /// equity, the first of equals, and its value for the mover: [`NeuralNet::evaluate_plays`]
-    /// without a buffer to pass in.
+    /// equity, the first of equals, and its value for the mover. Where the contact net has a
+    /// head, it judges only the [`HEAD_KEEP`] contact candidates that the net without it ranks
+    /// highest, which are the only contact candidates taken; [`Prepared::best_of_all`] judges
+    /// every candidate with it.
     pub fn best_of(&self, before: &Position, plays: &[Play]) -> (usize, Probabilities) {
         let mut prepared = self.prepare(before);
         let (best, value) = prepared.best_of(plays);
@@ -442,6 +448,55 @@ impl Prepared<'_> {
 
     #[inline(always)]
     fn evaluate<C: Candidate>(&mut self, candidates: &[C], out: &mut Vec<Probabilities>) {
+        self.evaluate_or_rank(candidates, out, None)
+    }
+
+    /// The values a choice among `candidates` needs, into `values`, and which candidates it may
+    /// take into `eligible`. Where the contact net has a head, the head judges only the
+    /// [`HEAD_KEEP`] contact candidates that its direct path ranks highest: the others keep the
+    /// direct path's values and are not eligible. Every other value is exact. The direct path
+    /// puts the head's choice among its best four in all but about 0.4% of contact decisions,
+    /// which then lose about 0.01 of equity by the full net's judgement, while the head's work
+    /// falls to a fraction.
+    fn values_for_choice<C: Candidate>(
+        &mut self,
+        candidates: &[C],
+        values: &mut Vec<Probabilities>,
+        eligible: &mut Vec<bool>,
+    ) {
+        thread_local! {
+            static RANKED: std::cell::RefCell<(Vec<u32>, Vec<Probabilities>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+        }
+        eligible.clear();
+        eligible.resize(candidates.len(), true);
+        if candidates.len() <= HEAD_KEEP || self.net.contact.head.is_none() {
+            return self.evaluate(candidates, values);
+        }
+        RANKED.with_borrow_mut(|(ranked, one)| {
+            self.evaluate_or_rank(candidates, values, Some(ranked));
+            // Highest first, the first of equals first, as a choice takes them.
+            ranked.sort_by(|&a, &b| values[b as usize].equity().total_cmp(&values[a as usize].equity()));
+            for (rank, &k) in ranked.iter().enumerate() {
+                let k = k as usize;
+                if rank < HEAD_KEEP {
+                    self.evaluate(&candidates[k..k + 1], one);
+                    values[k] = one[0];
+                } else {
+                    eligible[k] = false;
+                }
+            }
+        })
+    }
+
+    /// [`Prepared::evaluate`]; with `ranked`, contact candidates are valued by the contact net's
+    /// direct path alone ([`Network::outputs_after_without_head`]) and their indices listed there.
+    #[inline(always)]
+    fn evaluate_or_rank<C: Candidate>(
+        &mut self,
+        candidates: &[C],
+        out: &mut Vec<Probabilities>,
+        ranked: Option<&mut Vec<u32>>,
+    ) {
         // The hidden-layer loops run over rows of f32; where the CPU has AVX-512 or AVX2 the same
         // code compiled for it handles sixteen or eight at a time instead of four. No fused
         // multiply-add is enabled, so every build rounds identically and gives bit-equal results.
@@ -450,31 +505,49 @@ impl Prepared<'_> {
             let bits = has_bit_instructions();
             if bits && std::is_x86_feature_detected!("avx512f") {
                 // SAFETY: the CPU supports AVX-512F and the bit instructions, checked just above.
-                return unsafe { self.evaluate_avx512(candidates, out) };
+                return unsafe { self.evaluate_avx512(candidates, out, ranked) };
             }
             if bits && std::is_x86_feature_detected!("avx2") {
                 // SAFETY: the CPU supports AVX2 and the bit instructions, checked just above.
-                return unsafe { self.evaluate_avx2(candidates, out) };
+                return unsafe { self.evaluate_avx2(candidates, out, ranked) };
             }
         }
-        self.evaluate_with(candidates, out)
+        self.evaluate_with(candidates, out, ranked)
     }
 
     #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
     #[target_feature(enable = "avx512f,popcnt,bmi1,lzcnt")]
-    unsafe fn evaluate_avx512<C: Candidate>(&mut self, candidates: &[C], out: &mut Vec<Probabilities>) {
-        self.evaluate_with(candidates, out)
+    unsafe fn evaluate_avx512<C: Candidate>(
+        &mut self,
+        candidates: &[C],
+        out: &mut Vec<Probabilities>,
+        ranked: Option<&mut Vec<u32>>,
+    ) {
+        self.evaluate_with(candidates, out, ranked)
     }
 
     #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
     #[target_feature(enable = "avx2,popcnt,bmi1,lzcnt")]
-    unsafe fn evaluate_avx2<C: Candidate>(&mut self, candidates: &[C], out: &mut Vec<Probabilities>) {
-        self.evaluate_with(candidates, out)
+    unsafe fn evaluate_avx2<C: Candidate>(
+        &mut self,
+        candidates: &[C],
+        out: &mut Vec<Probabilities>,
+        ranked: Option<&mut Vec<u32>>,
+    ) {
+        self.evaluate_with(candidates, out, ranked)
     }
 
     #[inline(always)]
-    fn evaluate_with<C: Candidate>(&mut self, candidates: &[C], out: &mut Vec<Probabilities>) {
+    fn evaluate_with<C: Candidate>(
+        &mut self,
+        candidates: &[C],
+        out: &mut Vec<Probabilities>,
+        mut ranked: Option<&mut Vec<u32>>,
+    ) {
         out.clear();
+        if let Some(r) = ranked.as_deref_mut() {
+            r.clear();
+        }
         let mut changes = [(0u32, 0.0f32); INPUTS];
         for candidate in candidates {
             let (after, touched) = candidate.after_and_touched(&self.before);
@@ -498,7 +571,13 @@ impl Prepared<'_> {
                     changes[n] = (i as u32, d);
                     n += (d != 0.0) as usize;
                 });
-                consistent(&net.outputs_after(&self.sums[k], &changes[..n]))
+                match ranked.as_deref_mut() {
+                    Some(r) if class == Class::Contact => {
+                        r.push(out.len() as u32);
+                        consistent(&net.outputs_after_without_head(&self.sums[k], &changes[..n]))
+                    }
+                    _ => consistent(&net.outputs_after(&self.sums[k], &changes[..n])),
+                }
             };
             out.push(value.flipped());
         }
@@ -546,9 +625,10 @@ impl Prepared<'_> {
         })
     }
 
-    /// [`NeuralNet::best_of`] from the prepared position.
-    pub fn best_of(&mut self, plays: &[Play]) -> (usize, Probabilities) {
-        VALUES.with_borrow_mut(|values| {
+    /// [`Prepared::best_of`] with every candidate judged in full, the head on each: the first
+    /// best by the net's values, as [`Prepared::evaluate_plays`] gives them.
+    pub fn best_of_all(&mut self, plays: &[Play]) -> (usize, Probabilities) {
+        VALUES.with_borrow_mut(|(values, _)| {
             self.evaluate_plays(plays, values);
             let mut best = 0;
             for k in 1..values.len() {
@@ -560,18 +640,36 @@ impl Prepared<'_> {
         })
     }
 
+    /// [`NeuralNet::best_of`] from the prepared position.
+    pub fn best_of(&mut self, plays: &[Play]) -> (usize, Probabilities) {
+        VALUES.with_borrow_mut(|(values, eligible)| {
+            self.values_for_choice(plays, values, eligible);
+            let mut best = 0;
+            for k in 1..values.len() {
+                if eligible[k] && (!eligible[best] || values[k].equity() > values[best].equity()) {
+                    best = k;
+                }
+            }
+            (best, values[best])
+        })
+    }
+
     /// The best of `positions` (the distinct positions the legal plays of one roll lead to, seen
-    /// from the mover, not empty) by cubeless equity, and its value for the mover; `None` when
-    /// another position has the same equity. [`Prepared::best_of`] keeps the first of equals in
+    /// from the mover, not empty) by cubeless equity, judged as [`NeuralNet::best_of`] judges
+    /// them, and its value for the mover; `None` when another position it may take has the same
+    /// equity. [`Prepared::best_of`] keeps the first of equals in
     /// the order of the legal plays, which positions alone do not tell, so a caller that must
     /// choose as it does asks it then.
     pub fn best_of_positions(&mut self, positions: &[Position]) -> Option<(usize, Probabilities)> {
-        VALUES.with_borrow_mut(|values| {
-            self.evaluate_positions(positions, values);
+        VALUES.with_borrow_mut(|(values, eligible)| {
+            self.values_for_choice(positions, values, eligible);
             let (mut best, mut tied) = (0, false);
             for k in 1..values.len() {
+                if !eligible[k] {
+                    continue;
+                }
                 let (e, b) = (values[k].equity(), values[best].equity());
-                if e > b {
+                if !eligible[best] || e > b {
                     (best, tied) = (k, false);
                 } else if e == b {
                     tied = true;
@@ -712,8 +810,8 @@ impl Judged {
 }
 
 thread_local! {
-    /// The candidates' values of the last [`Prepared::best_of`] on a thread.
-    static VALUES: std::cell::RefCell<Vec<Probabilities>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The candidates' values of the last [`Prepared::best_of`] on a thread, and which it could take.
+    static VALUES: std::cell::RefCell<(Vec<Probabilities>, Vec<bool>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
 }
 
 impl Evaluator<Position> for NeuralNet {

@@ -214,6 +214,13 @@ impl Network {
     /// `act[..units]`: the same outputs to the bit.
     #[inline(always)]
     fn outputs_keeping_head(&self, hidden: &[f32], act: &mut [f32]) -> [f32; OUTPUTS] {
+        self.outputs_with(hidden, Some(act))
+    }
+
+    /// The outputs from the hidden activations, through the head (its activations left in
+    /// `act`) or, with `None`, by the direct path alone.
+    #[inline(always)]
+    fn outputs_with(&self, hidden: &[f32], act: Option<&mut [f32]>) -> [f32; OUTPUTS] {
         match self.hidden {
             SHIPPED_HIDDEN => {
                 return self
@@ -242,7 +249,7 @@ impl Network {
     /// sums in the same order (the general code's empty remainder adds nothing), written so that
     /// each output's eight running sums stay one vector.
     #[inline(always)]
-    fn outputs_fixed<const H: usize>(&self, hidden: &[f32; H], act: &mut [f32]) -> [f32; OUTPUTS] {
+    fn outputs_fixed<const H: usize>(&self, hidden: &[f32; H], act: Option<&mut [f32]>) -> [f32; OUTPUTS] {
         // Chunks outermost, so that each step is whole eight-lane rows; with the outputs
         // outermost the compiler splits the rows into two-lane pieces.
         let mut acc = [[0.0f32; 8]; OUTPUTS];
@@ -266,10 +273,11 @@ impl Network {
         [z[0], z[1], z[2], z[3], z[4]]
     }
 
-    /// Adds the head's contribution, if any, to the logits `z`, its activations left in `act`.
+    /// Adds the head's contribution, if any, to the logits `z`, its activations left in `act`;
+    /// nothing without `act` (the direct path alone).
     #[inline(always)]
-    fn add_head(&self, hidden: &[f32], act: &mut [f32], z: &mut [f32]) {
-        if let Some(head) = &self.head {
+    fn add_head(&self, hidden: &[f32], act: Option<&mut [f32]>, z: &mut [f32]) {
+        if let (Some(head), Some(act)) = (&self.head, act) {
             head.add_logits(hidden, act, z);
         }
     }
@@ -303,22 +311,47 @@ impl Network {
     /// [`Network::outputs_from_sums`], with the same result to the bit.
     #[inline(always)]
     pub fn outputs_after(&self, sums: &[f32], changes: &[(u32, f32)]) -> [f32; OUTPUTS] {
+        self.outputs_after_with(sums, changes, Some(&mut [0.0; MAX_UNITS]))
+    }
+
+    /// [`Network::outputs_after`] by the direct path alone, leaving out the head (the same
+    /// outputs for a net without one): what the first layer makes of the candidate, for ranking
+    /// candidates before the head judges the few best.
+    #[inline(always)]
+    pub fn outputs_after_without_head(&self, sums: &[f32], changes: &[(u32, f32)]) -> [f32; OUTPUTS] {
+        self.outputs_after_with(sums, changes, None)
+    }
+
+    #[inline(always)]
+    fn outputs_after_with(
+        &self,
+        sums: &[f32],
+        changes: &[(u32, f32)],
+        act: Option<&mut [f32]>,
+    ) -> [f32; OUTPUTS] {
         match self.hidden {
-            SHIPPED_HIDDEN => self.outputs_after_fixed::<SHIPPED_HIDDEN>(sums, changes),
-            WIDE_HIDDEN => self.outputs_after_fixed::<WIDE_HIDDEN>(sums, changes),
+            SHIPPED_HIDDEN => self.outputs_after_fixed::<SHIPPED_HIDDEN>(sums, changes, act),
+            WIDE_HIDDEN => self.outputs_after_fixed::<WIDE_HIDDEN>(sums, changes, act),
             _ => {
                 let mut s = [0.0f32; MAX_HIDDEN];
                 s[..self.hidden].copy_from_slice(&sums[..self.hidden]);
                 for &(i, d) in changes {
                     self.add_input(i as usize, d, &mut s);
                 }
-                self.outputs_from_sums(&s)
+                let mut hidden = [0.0f32; MAX_HIDDEN];
+                self.activate(&s, &mut hidden);
+                self.outputs_with(&hidden[..self.hidden], act)
             }
         }
     }
 
     #[inline(always)]
-    fn outputs_after_fixed<const H: usize>(&self, sums: &[f32], changes: &[(u32, f32)]) -> [f32; OUTPUTS] {
+    fn outputs_after_fixed<const H: usize>(
+        &self,
+        sums: &[f32],
+        changes: &[(u32, f32)],
+        act: Option<&mut [f32]>,
+    ) -> [f32; OUTPUTS] {
         let mut s: [f32; H] = sums[..H].try_into().unwrap();
         for &(i, d) in changes {
             let i = i as usize;
@@ -331,7 +364,7 @@ impl Network {
         for j in 0..H {
             hidden[j] = sigmoid(s[j]);
         }
-        self.outputs_fixed(&hidden, &mut [0.0; MAX_UNITS])
+        self.outputs_fixed(&hidden, act)
     }
 
     /// A full forward pass.

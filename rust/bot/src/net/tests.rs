@@ -109,7 +109,7 @@ fn every_instruction_set_gives_the_same_bits_of(net: &NeuralNet) {
     let (mut fast, mut plain) = (vec![], vec![]);
     for p in sample_positions(300) {
         let plays = legal_plays(&p, ALL_ROLLS[9]);
-        net.prepare(&p).evaluate_with(&plays, &mut plain);
+        net.prepare(&p).evaluate_with(&plays, &mut plain, None);
         net.evaluate_plays(&p, &plays, &mut fast);
         assert_eq!(fast, plain, "{p:?}");
         #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
@@ -117,12 +117,12 @@ fn every_instruction_set_gives_the_same_bits_of(net: &NeuralNet) {
             let bits = super::has_bit_instructions();
             if bits && std::is_x86_feature_detected!("avx512f") {
                 // SAFETY: the CPU supports AVX-512F and the bit instructions.
-                unsafe { net.prepare(&p).evaluate_avx512(&plays, &mut fast) };
+                unsafe { net.prepare(&p).evaluate_avx512(&plays, &mut fast, None) };
                 assert_eq!(fast, plain, "AVX-512 {p:?}");
             }
             if bits && std::is_x86_feature_detected!("avx2") {
                 // SAFETY: the CPU supports AVX2 and the bit instructions.
-                unsafe { net.prepare(&p).evaluate_avx2(&plays, &mut fast) };
+                unsafe { net.prepare(&p).evaluate_avx2(&plays, &mut fast, None) };
                 assert_eq!(fast, plain, "AVX2 {p:?}");
             }
         }
@@ -159,7 +159,8 @@ fn positions_alone_give_the_plays_values_to_the_bit() {
 
 #[test]
 fn best_of_is_the_first_best_candidate() {
-    let net = NeuralNet::builtin();
+    // Without a head every candidate is judged in full.
+    let net = NeuralNet::fast();
     let mut values = vec![];
     for p in sample_positions(100) {
         let plays = legal_plays(&p, ALL_ROLLS[4]);
@@ -169,6 +170,49 @@ fn best_of_is_the_first_best_candidate() {
         assert!(values.iter().all(|x| x.equity() <= v.equity()));
         assert!(values[..k].iter().all(|x| x.equity() < v.equity()));
     }
+}
+
+#[test]
+fn with_a_head_best_of_judges_the_direct_paths_best_contact_candidates() {
+    let net = NeuralNet::builtin();
+    let mut direct = net.clone();
+    direct.contact.head = None;
+    let (mut full, mut first_layer) = (vec![], vec![]);
+    let (mut decisions, mut changed) = (0, 0);
+    for p in sample_positions(300) {
+        for dice in [ALL_ROLLS[2], ALL_ROLLS[9], ALL_ROLLS[15]] {
+            let plays = legal_plays(&p, dice);
+            net.evaluate_plays(&p, &plays, &mut full);
+            direct.evaluate_plays(&p, &plays, &mut first_layer);
+            let contact: Vec<usize> = (0..plays.len())
+                .filter(|&k| {
+                    let after = plays[k].position.swapped();
+                    Backgammon.result(&after).is_none() && Class::of(&after) == Class::Contact
+                })
+                .collect();
+            let mut ranked = contact.clone();
+            ranked.sort_by(|&a, &b| first_layer[b].equity().total_cmp(&first_layer[a].equity()));
+            let eligible = |k: usize| {
+                plays.len() <= super::HEAD_KEEP
+                    || !contact.contains(&k)
+                    || ranked[..super::HEAD_KEEP.min(ranked.len())].contains(&k)
+            };
+            let mut expected = None::<usize>;
+            for k in (0..plays.len()).filter(|&k| eligible(k)) {
+                if expected.is_none_or(|e| full[k].equity() > full[e].equity()) {
+                    expected = Some(k);
+                }
+            }
+            let expected = expected.unwrap();
+            assert_eq!(net.best_of(&p, &plays), (expected, full[expected]), "{p:?} {}", dice.to_text());
+            let unscreened =
+                (0..plays.len()).fold(0, |e, k| if full[k].equity() > full[e].equity() { k } else { e });
+            decisions += 1;
+            changed += (unscreened != expected) as u32;
+        }
+    }
+    // The direct path rarely misses the head's choice (about one contact decision in 250).
+    assert!(changed * 50 < decisions, "{changed} of {decisions}");
 }
 
 #[test]
