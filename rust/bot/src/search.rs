@@ -664,16 +664,8 @@ mod tests {
                             screened += 1;
                         }
                         // Replies are judged in full, the head on every candidate kept.
-                        let mut values = vec![];
-                        net.evaluate_plays(&p, &plays, &mut values);
-                        let k = (0..plays.len()).fold(0, |b, k| {
-                            if values[k].equity() > values[b].equity() {
-                                k
-                            } else {
-                                b
-                            }
-                        });
-                        assert_eq!(*reply, (plays[k].position, values[k]), "{p:?} {}", dice.to_text());
+                        let (k, v) = net.prepare(&p).best_of_all(&plays);
+                        assert_eq!(*reply, (plays[k].position, v), "{p:?} {}", dice.to_text());
                     }
                     assert_eq!(replies.value, average(replies.best.iter().map(|b| b.1)));
                     let plays = p.legal_plays(stream.roll());

@@ -628,14 +628,11 @@ impl Prepared<'_> {
     /// [`Prepared::best_of`] with every candidate judged in full, the head on each: the first
     /// best by the net's values, as [`Prepared::evaluate_plays`] gives them.
     pub fn best_of_all(&mut self, plays: &[Play]) -> (usize, Probabilities) {
-        VALUES.with_borrow_mut(|(values, _)| {
+        VALUES.with_borrow_mut(|(values, eligible)| {
             self.evaluate_plays(plays, values);
-            let mut best = 0;
-            for k in 1..values.len() {
-                if values[k].equity() > values[best].equity() {
-                    best = k;
-                }
-            }
+            eligible.clear();
+            eligible.resize(values.len(), true);
+            let best = first_best(values, eligible);
             (best, values[best])
         })
     }
@@ -644,12 +641,7 @@ impl Prepared<'_> {
     pub fn best_of(&mut self, plays: &[Play]) -> (usize, Probabilities) {
         VALUES.with_borrow_mut(|(values, eligible)| {
             self.values_for_choice(plays, values, eligible);
-            let mut best = 0;
-            for k in 1..values.len() {
-                if eligible[k] && (!eligible[best] || values[k].equity() > values[best].equity()) {
-                    best = k;
-                }
-            }
+            let best = first_best(values, eligible);
             (best, values[best])
         })
     }
@@ -807,6 +799,18 @@ impl Judged {
         self.slots[i] = (self.stamp, *position, value);
         self.count += 1;
     }
+}
+
+/// The index of the first of the `eligible` candidates (at least one) with the highest equity
+/// among them.
+fn first_best(values: &[Probabilities], eligible: &[bool]) -> usize {
+    let mut best = eligible.iter().position(|&e| e).expect("an eligible candidate");
+    for k in best + 1..values.len() {
+        if eligible[k] && values[k].equity() > values[best].equity() {
+            best = k;
+        }
+    }
+    best
 }
 
 thread_local! {

@@ -207,18 +207,11 @@ impl Network {
     /// The five outputs from the hidden activations.
     #[inline(always)]
     pub fn outputs(&self, hidden: &[f32]) -> [f32; OUTPUTS] {
-        self.outputs_keeping_head(hidden, &mut [0.0; MAX_UNITS])
+        self.outputs_with(hidden, Some(&mut [0.0; MAX_UNITS]))
     }
 
-    /// [`Network::outputs`], keeping the head's activations (if the net has a head) in
-    /// `act[..units]`: the same outputs to the bit.
-    #[inline(always)]
-    fn outputs_keeping_head(&self, hidden: &[f32], act: &mut [f32]) -> [f32; OUTPUTS] {
-        self.outputs_with(hidden, Some(act))
-    }
-
-    /// The outputs from the hidden activations, through the head (its activations left in
-    /// `act`) or, with `None`, by the direct path alone.
+    /// The outputs from the hidden activations, through the head (its activations, if the net
+    /// has one, left in `act[..units]`) or, with `None`, by the direct path alone.
     #[inline(always)]
     fn outputs_with(&self, hidden: &[f32], act: Option<&mut [f32]>) -> [f32; OUTPUTS] {
         match self.hidden {
@@ -295,7 +288,7 @@ impl Network {
         let mut sums = [0.0f32; MAX_HIDDEN];
         self.hidden_sums(x, &mut sums);
         self.activate(&sums, hidden);
-        self.outputs_keeping_head(&hidden[..self.hidden], act)
+        self.outputs_with(&hidden[..self.hidden], Some(act))
     }
 
     /// The outputs for hidden sums `sums`.

@@ -205,8 +205,8 @@ fn with_a_head_best_of_judges_the_direct_paths_best_contact_candidates() {
             }
             let expected = expected.unwrap();
             assert_eq!(net.best_of(&p, &plays), (expected, full[expected]), "{p:?} {}", dice.to_text());
-            let unscreened =
-                (0..plays.len()).fold(0, |e, k| if full[k].equity() > full[e].equity() { k } else { e });
+            let (unscreened, value) = net.prepare(&p).best_of_all(&plays);
+            assert_eq!(value, full[unscreened]);
             decisions += 1;
             changed += (unscreened != expected) as u32;
         }
