@@ -47,6 +47,26 @@ impl Head {
         Head { units, hidden, w, b: vec![0.1; units], out: vec![0.0; OUTPUTS * units] }
     }
 
+    /// The same function with `units` units, the new ones drawn as [`Head::new`] draws them
+    /// (so they add nothing until trained); no more units than it has keeps it as it is.
+    pub fn widened(&self, units: usize, seed: u64) -> Head {
+        if units <= self.units {
+            return self.clone();
+        }
+        let fresh = Head::new(units, self.hidden, seed);
+        let (old, mut w) = (self.units, fresh.w);
+        for (row, old_row) in w.chunks_exact_mut(units).zip(self.w.chunks_exact(old)) {
+            row[..old].copy_from_slice(old_row);
+        }
+        let mut b = fresh.b;
+        b[..old].copy_from_slice(&self.b);
+        let mut out = fresh.out;
+        for (row, old_row) in out.chunks_exact_mut(units).zip(self.out.chunks_exact(old)) {
+            row[..old].copy_from_slice(old_row);
+        }
+        Head { units, hidden: self.hidden, w, b, out }
+    }
+
     /// Number of units.
     pub fn units(&self) -> usize {
         self.units

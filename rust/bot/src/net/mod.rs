@@ -10,8 +10,8 @@
 //! backgammon, lose gammon, lose backgammon), made consistent by [`consistent`]. They are
 //! trained by TD self-play with the `train` program of `gammon-train`, then refined with its
 //! `refine` program on positions labelled by the net's own search or rollouts. Two sets of
-//! weights are compiled into the crate: the bot's, `data/net-v6.bin` ([`NeuralNet::builtin`]),
-//! whose contact net has 256 hidden units and a [`head`] (a second hidden layer) of 64, and the
+//! weights are compiled into the crate: the bot's, `data/net-v7.bin` ([`NeuralNet::builtin`]),
+//! whose contact net has 256 hidden units and a [`head`] (a second hidden layer) of 128, and the
 //! rollouts', `data/net-v4.bin` ([`NeuralNet::fast`]), with 80 and no head: the bot's nets play
 //! better, the narrower ones a rollout game in far less time.
 //!
@@ -117,7 +117,7 @@ const MAGIC_HEADS: &[u8; 8] = b"GAMMONN2";
 
 /// The bot's weights, shipped with the crate: a contact net of 256 hidden units with a head of
 /// 64, the race net.
-static BUILTIN: &[u8] = include_bytes!("../../data/net-v6.bin");
+static BUILTIN: &[u8] = include_bytes!("../../data/net-v7.bin");
 /// The rollouts' weights: a contact net of 80 units and no head (the bot's before `net-v5`),
 /// which makes a rollout game far faster.
 static FAST: &[u8] = include_bytes!("../../data/net-v4.bin");
@@ -655,19 +655,8 @@ impl Prepared<'_> {
     pub fn best_of_positions(&mut self, positions: &[Position]) -> Option<(usize, Probabilities)> {
         VALUES.with_borrow_mut(|(values, eligible)| {
             self.values_for_choice(positions, values, eligible);
-            let (mut best, mut tied) = (0, false);
-            for k in 1..values.len() {
-                if !eligible[k] {
-                    continue;
-                }
-                let (e, b) = (values[k].equity(), values[best].equity());
-                if !eligible[best] || e > b {
-                    (best, tied) = (k, false);
-                } else if e == b {
-                    tied = true;
-                }
-            }
-            (!tied).then(|| (best, values[best]))
+            let best = sole_best(values, |k| eligible[k])?;
+            Some((best, values[best]))
         })
     }
 }
@@ -683,41 +672,31 @@ impl Prepared<'_> {
         positions: &[Position],
         judged: &mut Judged,
     ) -> Option<(usize, Probabilities)> {
-        /// The positions to judge, their values, and every position's value.
-        type Scratch = (Vec<Position>, Vec<Probabilities>, Vec<Option<Probabilities>>);
+        /// The positions to judge, their values, their places in `positions`, and every
+        /// position's value.
+        type Scratch = (Vec<Position>, Vec<Probabilities>, Vec<usize>, Vec<Probabilities>);
         thread_local! {
-            static SCRATCH: std::cell::RefCell<Scratch> = const { std::cell::RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
+            static SCRATCH: std::cell::RefCell<Scratch> = const { std::cell::RefCell::new((Vec::new(), Vec::new(), Vec::new(), Vec::new())) };
         }
-        SCRATCH.with_borrow_mut(|(fresh, fresh_values, values)| {
+        SCRATCH.with_borrow_mut(|(fresh, fresh_values, places, values)| {
             fresh.clear();
+            places.clear();
             values.clear();
-            for q in positions {
+            for (k, q) in positions.iter().enumerate() {
                 let known = judged.get(q);
                 if known.is_none() {
                     fresh.push(*q);
+                    places.push(k);
                 }
-                values.push(known);
+                values.push(known.unwrap_or_default());
             }
             self.evaluate_positions(fresh, fresh_values);
-            let mut new = fresh_values.iter();
-            for (q, v) in positions.iter().zip(values.iter_mut()) {
-                if v.is_none() {
-                    let value = *new.next().expect("one value per fresh position");
-                    judged.put(q, value);
-                    *v = Some(value);
-                }
+            for ((q, &value), &k) in fresh.iter().zip(fresh_values.iter()).zip(places.iter()) {
+                judged.put(q, value);
+                values[k] = value;
             }
-            let value = |k: usize| values[k].expect("every position judged");
-            let (mut best, mut tied) = (0, false);
-            for k in 1..values.len() {
-                let (e, b) = (value(k).equity(), value(best).equity());
-                if e > b {
-                    (best, tied) = (k, false);
-                } else if e == b {
-                    tied = true;
-                }
-            }
-            (!tied).then(|| (best, value(best)))
+            let best = sole_best(values, |_| true)?;
+            Some((best, values[best]))
         })
     }
 }
@@ -811,6 +790,20 @@ fn first_best(values: &[Probabilities], eligible: &[bool]) -> usize {
         }
     }
     best
+}
+
+/// The index of the one candidate with the highest equity among those `eligible` (at least
+/// one), or `None` when another of them has the same equity.
+fn sole_best(values: &[Probabilities], eligible: impl Fn(usize) -> bool) -> Option<usize> {
+    let (mut best, mut tied): (Option<usize>, bool) = (None, false);
+    for k in (0..values.len()).filter(|&k| eligible(k)) {
+        match best {
+            Some(b) if values[k].equity() < values[b].equity() => {}
+            Some(b) if values[k].equity() == values[b].equity() => tied = true,
+            _ => (best, tied) = (Some(k), false),
+        }
+    }
+    best.filter(|_| !tied)
 }
 
 thread_local! {

@@ -96,12 +96,13 @@ impl Network {
     }
 
     /// The same function with a [`Head`] of `units` units added (which adds nothing until
-    /// trained), or the net itself when it has one already.
+    /// trained), or its own head grown to `units` ([`Head::widened`]) when it has one already.
     pub fn deepened(&self, units: usize, seed: u64) -> Network {
         let mut net = self.clone();
-        if net.head.is_none() {
-            net.head = Some(Head::new(units, self.hidden, seed));
-        }
+        net.head = Some(match &self.head {
+            Some(head) => head.widened(units, seed),
+            None => Head::new(units, self.hidden, seed),
+        });
         net
     }
 

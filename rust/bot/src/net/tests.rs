@@ -227,6 +227,23 @@ fn a_deepened_net_computes_the_same_function() {
 }
 
 #[test]
+fn a_grown_head_computes_the_same_function() {
+    let net = NeuralNet::builtin();
+    let units = net.contact.head.as_ref().map(|h| h.units()).expect("the builtin net has a head");
+    let grown = net.contact.deepened(128, 4);
+    assert!(units < 128);
+    assert_eq!(grown.head.as_ref().map(|h| h.units()), Some(128));
+    let mut x = [0.0f32; INPUTS];
+    for p in sample_positions(50) {
+        inputs::encode(&p, &mut x);
+        let (a, b) = (net.contact.forward(&x), grown.forward(&x));
+        for (u, v) in a.iter().zip(b) {
+            assert!((u - v).abs() < 1e-6, "{a:?} vs {b:?}");
+        }
+    }
+}
+
+#[test]
 fn a_widened_net_computes_the_same_function() {
     let net = NeuralNet::random(24, 3);
     // The general code, then the widths with builds of their own.

@@ -24,8 +24,8 @@
 //! plays of each roll that the shipped screen ranks highest ([`NetPolicy`]). `--widen` grows
 //! the contact net to that many hidden units before training, the new units starting silent
 //! ([`Network::widened`]); the race net gains nothing from more units. `--deepen` gives the
-//! contact net a second hidden layer ([`Network::deepened`]) whose outputs start at zero, so
-//! training starts from the net as it was.
+//! contact net a second hidden layer ([`Network::deepened`]), or grows the one it has to that
+//! many units, whose new outputs start at zero, so training starts from the net as it was.
 //!
 //! Training takes a step per position (`--batch 0`, at rate `--alpha` falling to
 //! `--alpha-end`), or with `--batch N` one [`Adam`] step per N shuffled positions of one net,
@@ -108,8 +108,8 @@ struct Options {
     #[arg(long, value_name = "HIDDEN", default_value_t = 0)]
     widen: usize,
     /// Units of a second hidden layer to add to the contact net before training (a head, its
-    /// output weights starting at zero); 0 adds none, and a net that has one keeps it. Needs
-    /// --batch.
+    /// output weights starting at zero); 0 adds none, and a net that has a smaller one grows it
+    /// to this many units. Needs --batch.
     #[arg(long, value_name = "UNITS", default_value_t = 0)]
     deepen: usize,
     /// Positions per Adam step of one net; 0 takes a plain step per position instead.
