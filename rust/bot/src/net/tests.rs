@@ -228,19 +228,26 @@ fn a_deepened_net_computes_the_same_function() {
 
 #[test]
 fn a_grown_head_computes_the_same_function() {
-    let net = NeuralNet::builtin();
-    let units = net.contact.head.as_ref().map(|h| h.units()).expect("the builtin net has a head");
-    let grown = net.contact.deepened(128, 4);
-    assert!(units < 128);
-    assert_eq!(grown.head.as_ref().map(|h| h.units()), Some(128));
+    // A head of 16 units that counts, grown by the general code and to the widths with builds
+    // of their own.
+    let net = with_head(&NeuralNet::random(32, 9));
+    let mut bare = net.contact.clone();
+    bare.head = None;
     let mut x = [0.0f32; INPUTS];
-    for p in sample_positions(50) {
-        inputs::encode(&p, &mut x);
-        let (a, b) = (net.contact.forward(&x), grown.forward(&x));
-        for (u, v) in a.iter().zip(b) {
-            assert!((u - v).abs() < 1e-6, "{a:?} vs {b:?}");
+    let mut head_counted = false;
+    for units in [40, 64, 128] {
+        let grown = net.contact.deepened(units, 4);
+        assert_eq!(grown.head.as_ref().map(|h| h.units()), Some(units));
+        for p in sample_positions(50) {
+            inputs::encode(&p, &mut x);
+            let (a, b) = (net.contact.forward(&x), grown.forward(&x));
+            head_counted |= a != bare.forward(&x);
+            for (u, v) in a.iter().zip(b) {
+                assert!((u - v).abs() < 1e-6, "{units}: {a:?} vs {b:?}");
+            }
         }
     }
+    assert!(head_counted);
 }
 
 #[test]
