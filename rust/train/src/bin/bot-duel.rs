@@ -7,7 +7,8 @@
 //! ```
 //!
 //! OPPONENT is `pubeval` (default), `random`, `net` (the shipped bot at ply 0), `screened` (the
-//! rollouts' net policy, which judges only the plays its screen ranks highest), `all-replies`
+//! rollouts' net policy, which judges only the plays its screen ranks highest; with `--keep K`,
+//! the bot's own nets judging the K plays the screen ranks highest), `all-replies`
 //! (the bot at PLY judging every reply inside its search, where the bot judges the screen's
 //! best [`REPLY_SCREEN`](gammon_bot::search::REPLY_SCREEN)), `margin` (not the bot: the
 //! rollouts' net policy keeping only the plays its screen scores within `--margin` of its best,
@@ -75,6 +76,10 @@ struct Options {
     /// still judge.
     #[arg(long, default_value_t = 0.2)]
     margin: f32,
+    /// For `screened`: the bot's own nets (not the rollouts') judging the KEEP plays their screen
+    /// ranks highest, rather than the rollouts' net policy.
+    #[arg(long)]
+    keep: Option<usize>,
 }
 
 /// Mean time of a decision at `ply` over the positions of pubeval self-play games, rolls with a
@@ -126,7 +131,15 @@ fn main() {
         Opponent::Pubeval => backgammon_duel(&bot, &PubevalPolicy, pairs, seed),
         Opponent::Random => backgammon_duel(&bot, &RandomPolicy, pairs, seed),
         Opponent::Net => backgammon_duel(&bot, &Bot::new(0).expect("ply 0"), pairs, seed),
-        Opponent::Screened => backgammon_duel(&bot, &BuiltinPolicy::Net, pairs, seed),
+        Opponent::Screened => match o.keep {
+            Some(keep) => backgammon_duel(
+                &bot,
+                &NetPolicy::new(NeuralNet::builtin(), Screen::builtin(), keep),
+                pairs,
+                seed,
+            ),
+            None => backgammon_duel(&bot, &BuiltinPolicy::Net, pairs, seed),
+        },
         Opponent::AllReplies => backgammon_duel(&bot, &bot.with_reply_screen(0), pairs, seed),
         Opponent::Margin => {
             let within =
@@ -163,5 +176,7 @@ mod tests {
         assert!(matches!(o.opponent, Opponent::Pubeval));
         assert_eq!((o.pairs, o.seed, o.ply), (10_000, 2024, 0));
         assert!(Options::try_parse_from(["bot-duel", "pubeval", "10", "1", "3"]).is_err());
+        let o = Options::try_parse_from(["bot-duel", "screened", "10", "1", "0", "--keep", "4"]).unwrap();
+        assert_eq!(o.keep, Some(4));
     }
 }
