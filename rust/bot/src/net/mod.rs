@@ -433,6 +433,62 @@ impl Candidate for Position {
     }
 }
 
+/// The contact candidates of one choice as the first layer values them, with their hidden
+/// activations, so that the head judges the best few without the first layer again.
+struct Ranking {
+    /// The candidates' indices among all of the choice's candidates, in their order.
+    candidates: Vec<u32>,
+    /// Their hidden activations, one run of the contact net's width each, in the same order.
+    hidden: Vec<f32>,
+    /// Places in `candidates`, best first (scratch space for the ranking).
+    order: Vec<u32>,
+}
+
+impl Ranking {
+    const fn new() -> Ranking {
+        Ranking { candidates: Vec::new(), hidden: Vec::new(), order: Vec::new() }
+    }
+
+    fn clear(&mut self) {
+        self.candidates.clear();
+        self.hidden.clear();
+    }
+
+    /// Lists candidate `k`, giving the room for its `width` hidden activations.
+    #[inline(always)]
+    fn push(&mut self, k: usize, width: usize) -> &mut [f32] {
+        self.candidates.push(k as u32);
+        let start = self.hidden.len();
+        self.hidden.resize(start + width, 0.0);
+        &mut self.hidden[start..]
+    }
+
+    /// Replaces the first layer's values in `values` of the [`HEAD_KEEP`] listed candidates it
+    /// ranks highest (the first of equals first, as a choice takes them) by `net`'s whole
+    /// judgement, and marks the other listed candidates not `eligible`.
+    #[inline(always)]
+    fn judge_best(&mut self, net: &Network, values: &mut [Probabilities], eligible: &mut [bool]) {
+        let Ranking { candidates, hidden, order } = self;
+        let width = net.hidden();
+        order.clear();
+        order.extend(0..candidates.len() as u32);
+        // A stable sort of places in candidate order: equals stay in the order of the candidates.
+        order.sort_by(|&a, &b| {
+            let (a, b) = (candidates[a as usize] as usize, candidates[b as usize] as usize);
+            values[b].equity().total_cmp(&values[a].equity())
+        });
+        for (rank, &place) in order.iter().enumerate() {
+            let k = candidates[place as usize] as usize;
+            if rank < HEAD_KEEP {
+                let start = place as usize * width;
+                values[k] = consistent(&net.outputs(&hidden[start..start + width])).flipped();
+            } else {
+                eligible[k] = false;
+            }
+        }
+    }
+}
+
 impl Prepared<'_> {
     /// [`NeuralNet::evaluate_plays`] from the prepared position.
     pub fn evaluate_plays(&mut self, plays: &[Play], out: &mut Vec<Probabilities>) {
@@ -465,37 +521,27 @@ impl Prepared<'_> {
         eligible: &mut Vec<bool>,
     ) {
         thread_local! {
-            static RANKED: std::cell::RefCell<(Vec<u32>, Vec<Probabilities>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+            static RANKING: std::cell::RefCell<Ranking> = const { std::cell::RefCell::new(Ranking::new()) };
         }
         eligible.clear();
         eligible.resize(candidates.len(), true);
         if candidates.len() <= HEAD_KEEP || self.net.contact.head.is_none() {
             return self.evaluate(candidates, values);
         }
-        RANKED.with_borrow_mut(|(ranked, one)| {
-            self.evaluate_or_rank(candidates, values, Some(ranked));
-            // Highest first, the first of equals first, as a choice takes them.
-            ranked.sort_by(|&a, &b| values[b as usize].equity().total_cmp(&values[a as usize].equity()));
-            for (rank, &k) in ranked.iter().enumerate() {
-                let k = k as usize;
-                if rank < HEAD_KEEP {
-                    self.evaluate(&candidates[k..k + 1], one);
-                    values[k] = one[0];
-                } else {
-                    eligible[k] = false;
-                }
-            }
-        })
+        RANKING
+            .with_borrow_mut(|ranking| self.evaluate_or_rank(candidates, values, Some((ranking, eligible))))
     }
 
-    /// [`Prepared::evaluate`]; with `ranked`, contact candidates are valued by the contact net's
-    /// direct path alone ([`Network::outputs_after_without_head`]) and their indices listed there.
+    /// [`Prepared::evaluate`]; with `ranked`, [`Prepared::values_for_choice`]: contact
+    /// candidates are first valued by the contact net's direct path alone
+    /// ([`Network::outputs_after_keeping_hidden`]), then the [`HEAD_KEEP`] best of them by the
+    /// whole net from the hidden activations kept, and the others marked not eligible.
     #[inline(always)]
     fn evaluate_or_rank<C: Candidate>(
         &mut self,
         candidates: &[C],
         out: &mut Vec<Probabilities>,
-        ranked: Option<&mut Vec<u32>>,
+        ranked: Option<(&mut Ranking, &mut Vec<bool>)>,
     ) {
         // The hidden-layer loops run over rows of f32; where the CPU has AVX-512 or AVX2 the same
         // code compiled for it handles sixteen or eight at a time instead of four. No fused
@@ -521,7 +567,7 @@ impl Prepared<'_> {
         &mut self,
         candidates: &[C],
         out: &mut Vec<Probabilities>,
-        ranked: Option<&mut Vec<u32>>,
+        ranked: Option<(&mut Ranking, &mut Vec<bool>)>,
     ) {
         self.evaluate_with(candidates, out, ranked)
     }
@@ -532,7 +578,7 @@ impl Prepared<'_> {
         &mut self,
         candidates: &[C],
         out: &mut Vec<Probabilities>,
-        ranked: Option<&mut Vec<u32>>,
+        ranked: Option<(&mut Ranking, &mut Vec<bool>)>,
     ) {
         self.evaluate_with(candidates, out, ranked)
     }
@@ -542,10 +588,10 @@ impl Prepared<'_> {
         &mut self,
         candidates: &[C],
         out: &mut Vec<Probabilities>,
-        mut ranked: Option<&mut Vec<u32>>,
+        mut ranked: Option<(&mut Ranking, &mut Vec<bool>)>,
     ) {
         out.clear();
-        if let Some(r) = ranked.as_deref_mut() {
+        if let Some((r, _)) = ranked.as_mut() {
             r.clear();
         }
         let mut changes = [(0u32, 0.0f32); INPUTS];
@@ -571,15 +617,19 @@ impl Prepared<'_> {
                     changes[n] = (i as u32, d);
                     n += (d != 0.0) as usize;
                 });
-                match ranked.as_deref_mut() {
-                    Some(r) if class == Class::Contact => {
-                        r.push(out.len() as u32);
-                        consistent(&net.outputs_after_without_head(&self.sums[k], &changes[..n]))
+                match ranked.as_mut() {
+                    Some((r, _)) if class == Class::Contact => {
+                        let hidden = r.push(out.len(), net.hidden());
+                        consistent(&net.outputs_after_keeping_hidden(&self.sums[k], &changes[..n], hidden))
                     }
                     _ => consistent(&net.outputs_after(&self.sums[k], &changes[..n])),
                 }
             };
             out.push(value.flipped());
+        }
+        if let Some((r, eligible)) = ranked {
+            let net = self.net.net(Class::Contact).expect("a contact net");
+            r.judge_best(net, out, eligible);
         }
     }
 

@@ -305,7 +305,7 @@ impl Network {
     /// [`Network::outputs_from_sums`], with the same result to the bit.
     #[inline(always)]
     pub fn outputs_after(&self, sums: &[f32], changes: &[(u32, f32)]) -> [f32; OUTPUTS] {
-        self.outputs_after_with(sums, changes, Some(&mut [0.0; MAX_UNITS]))
+        self.outputs_after_with(sums, changes, Some(&mut [0.0; MAX_UNITS]), None)
     }
 
     /// [`Network::outputs_after`] by the direct path alone, leaving out the head (the same
@@ -313,7 +313,21 @@ impl Network {
     /// candidates before the head judges the few best.
     #[inline(always)]
     pub fn outputs_after_without_head(&self, sums: &[f32], changes: &[(u32, f32)]) -> [f32; OUTPUTS] {
-        self.outputs_after_with(sums, changes, None)
+        self.outputs_after_with(sums, changes, None, None)
+    }
+
+    /// [`Network::outputs_after_without_head`] that also leaves the candidate's hidden
+    /// activations in `hidden[..self.hidden()]`: [`Network::outputs`] of them later gives
+    /// [`Network::outputs_after`]'s outputs to the bit, the head included, without the first
+    /// layer again.
+    #[inline(always)]
+    pub fn outputs_after_keeping_hidden(
+        &self,
+        sums: &[f32],
+        changes: &[(u32, f32)],
+        hidden: &mut [f32],
+    ) -> [f32; OUTPUTS] {
+        self.outputs_after_with(sums, changes, None, Some(hidden))
     }
 
     #[inline(always)]
@@ -322,10 +336,11 @@ impl Network {
         sums: &[f32],
         changes: &[(u32, f32)],
         act: Option<&mut [f32]>,
+        keep: Option<&mut [f32]>,
     ) -> [f32; OUTPUTS] {
         match self.hidden {
-            SHIPPED_HIDDEN => self.outputs_after_fixed::<SHIPPED_HIDDEN>(sums, changes, act),
-            WIDE_HIDDEN => self.outputs_after_fixed::<WIDE_HIDDEN>(sums, changes, act),
+            SHIPPED_HIDDEN => self.outputs_after_fixed::<SHIPPED_HIDDEN>(sums, changes, act, keep),
+            WIDE_HIDDEN => self.outputs_after_fixed::<WIDE_HIDDEN>(sums, changes, act, keep),
             _ => {
                 let mut s = [0.0f32; MAX_HIDDEN];
                 s[..self.hidden].copy_from_slice(&sums[..self.hidden]);
@@ -334,6 +349,9 @@ impl Network {
                 }
                 let mut hidden = [0.0f32; MAX_HIDDEN];
                 self.activate(&s, &mut hidden);
+                if let Some(keep) = keep {
+                    keep[..self.hidden].copy_from_slice(&hidden[..self.hidden]);
+                }
                 self.outputs_with(&hidden[..self.hidden], act)
             }
         }
@@ -345,6 +363,7 @@ impl Network {
         sums: &[f32],
         changes: &[(u32, f32)],
         act: Option<&mut [f32]>,
+        keep: Option<&mut [f32]>,
     ) -> [f32; OUTPUTS] {
         let mut s: [f32; H] = sums[..H].try_into().unwrap();
         for &(i, d) in changes {
@@ -357,6 +376,9 @@ impl Network {
         let mut hidden = [0.0f32; H];
         for j in 0..H {
             hidden[j] = sigmoid(s[j]);
+        }
+        if let Some(keep) = keep {
+            keep[..H].copy_from_slice(&hidden);
         }
         self.outputs_fixed(&hidden, act)
     }
