@@ -310,14 +310,8 @@ impl Network {
 
     /// [`Network::outputs_after`] by the direct path alone, leaving out the head (the same
     /// outputs for a net without one): what the first layer makes of the candidate, for ranking
-    /// candidates before the head judges the few best.
-    #[inline(always)]
-    pub fn outputs_after_without_head(&self, sums: &[f32], changes: &[(u32, f32)]) -> [f32; OUTPUTS] {
-        self.outputs_after_with(sums, changes, None, None)
-    }
-
-    /// [`Network::outputs_after_without_head`] that also leaves the candidate's hidden
-    /// activations in `hidden[..self.hidden()]`: [`Network::outputs`] of them later gives
+    /// candidates before the head judges the few best. The candidate's hidden activations are
+    /// left in `hidden[..self.hidden()]`, so that [`Network::outputs`] of them later gives
     /// [`Network::outputs_after`]'s outputs to the bit, the head included, without the first
     /// layer again.
     #[inline(always)]
