@@ -1,11 +1,14 @@
 //! Rollout speed: games per second of the opening position for each built-in policy at 1 and 2
 //! threads (the net without variance reduction, then with it), and the standard errors. Run with `cargo bench -p gammon-bot --bench rollout`;
-//! `ROLLOUT_BENCH_TRIALS=N` changes the number of games per measurement (default 20736).
+//! `ROLLOUT_BENCH_TRIALS=N` changes the number of games per measurement (default 20736);
+//! `ROLLOUT_BENCH_ROWS=net,bot-8` runs only the rows named.
 
 use gammon_backgammon::Backgammon;
 use gammon_backgammon::Position;
+use gammon_bot::net::screen::Screen;
+use gammon_bot::net::NeuralNet;
 use gammon_bot::rollout::{rollout, RolloutOptions};
-use gammon_bot::{BuiltinPolicy, Policy};
+use gammon_bot::{BuiltinPolicy, NetPolicy, Policy, KEEP};
 
 /// CPU time used by this process so far (Linux `/proc/self/stat`, in clock ticks of 10 ms), so
 /// that the cost per game can be read even on a machine busy with other work.
@@ -47,14 +50,31 @@ fn main() {
         gammon_bot::Evaluator::evaluate(net, &bearing_off);
     }
     let games = |share: u64| (trials / share).max(36);
-    bench_rows("random", &BuiltinPolicy::Random, true, games(1));
-    bench_rows("pubeval", &BuiltinPolicy::Pubeval, true, games(1));
-    bench_rows("net", &BuiltinPolicy::Net, false, games(4));
+    let rows = std::env::var("ROLLOUT_BENCH_ROWS").ok();
+    let wanted = |row: &str| rows.as_deref().is_none_or(|r| r.split(',').any(|w| w == row));
+    if wanted("random") {
+        bench_rows("random", &BuiltinPolicy::Random, true, games(1));
+    }
+    if wanted("pubeval") {
+        bench_rows("pubeval", &BuiltinPolicy::Pubeval, true, games(1));
+    }
+    if wanted("net") {
+        bench_rows("net", &BuiltinPolicy::Net, false, games(4));
+    }
     // The bot's wider nets judging every play (the bot at 0-ply).
-    bench_rows("net-all", &BuiltinPolicy::NetAll, false, games(4));
+    if wanted("net-all") {
+        bench_rows("net-all", &BuiltinPolicy::NetAll, false, games(4));
+    }
+    // The bot's nets judging the plays the screen ranks highest, as `net` does with its own.
+    if wanted("bot-8") {
+        let policy = NetPolicy::new(NeuralNet::builtin(), Screen::builtin(), KEEP);
+        bench_rows("bot-8", &policy, false, games(4));
+    }
     // Variance reduction asks the luck net for the value of each of the 21 rolls at every turn
     // (`gammon_bot::rollout::luck`), about two thirds of a turn's time more.
-    bench_rows("net-vr", &BuiltinPolicy::Net, true, games(4));
+    if wanted("net-vr") {
+        bench_rows("net-vr", &BuiltinPolicy::Net, true, games(4));
+    }
 }
 
 /// One row per thread count (1 and 2): `policy` rolling out the starting position `trials` times.

@@ -82,9 +82,9 @@ impl Head {
     #[inline(always)]
     pub fn add_logits(&self, hidden: &[f32], act: &mut [f32], z: &mut [f32]) {
         match self.units {
-            32 => self.activations_fixed::<32>(hidden, act),
-            64 => self.activations_fixed::<64>(hidden, act),
-            128 => self.activations_fixed::<128>(hidden, act),
+            32 => self.activations_fixed::<32, 32>(hidden, act),
+            64 => self.activations_fixed::<64, 64>(hidden, act),
+            128 => self.activations_fixed::<128, 64>(hidden, act),
             u => {
                 let act = &mut act[..u];
                 act.copy_from_slice(&self.b);
@@ -102,19 +102,72 @@ impl Head {
         }
     }
 
-    /// [`Head::add_logits`]'s activations for a number of units known when compiling, which
-    /// keeps the sums in registers: the same sums in the same order as the general code.
+    /// [`Head::add_logits`] for two candidates' first-layer activations at once, leaving their
+    /// logits as two calls would to the bit: each weight read from memory serves both (the
+    /// weights of a wide head do not fit in the first-level cache, and reading them is what an
+    /// evaluation waits for).
     #[inline(always)]
-    fn activations_fixed<const U: usize>(&self, hidden: &[f32], act: &mut [f32]) {
-        let mut s: [f32; U] = self.b[..U].try_into().unwrap();
-        for (&a, row) in hidden[..self.hidden].iter().zip(self.w.chunks_exact(U)) {
-            let row: &[f32; U] = row.try_into().unwrap();
-            for m in 0..U {
-                s[m] += a * row[m];
+    pub fn add_logits_pair(&self, hidden: [&[f32]; 2], z: [&mut [f32]; 2]) {
+        let mut act = [[0.0f32; MAX_UNITS]; 2];
+        match self.units {
+            128 => self.activations_pair::<128, 32>(hidden, &mut act),
+            64 => self.activations_pair::<64, 32>(hidden, &mut act),
+            _ => {
+                let [z0, z1] = z;
+                let [a0, a1] = &mut act;
+                self.add_logits(hidden[0], a0, z0);
+                return self.add_logits(hidden[1], a1, z1);
             }
         }
-        for m in 0..U {
-            act[m] = s[m].max(0.0);
+        for (act, z) in act.iter().zip(z) {
+            let act = &act[..self.units];
+            for (k, zk) in z[..OUTPUTS].iter_mut().enumerate() {
+                *zk += dot_onto(0.0, &self.out[k * self.units..(k + 1) * self.units], act);
+            }
+        }
+    }
+
+    /// [`Head::activations_fixed`] of two candidates, `B` units of both at a time.
+    #[inline(always)]
+    fn activations_pair<const U: usize, const B: usize>(
+        &self,
+        hidden: [&[f32]; 2],
+        act: &mut [[f32; MAX_UNITS]; 2],
+    ) {
+        for b in (0..U).step_by(B) {
+            let mut s: [[f32; B]; 2] = [self.b[b..b + B].try_into().unwrap(); 2];
+            let inputs = hidden[0][..self.hidden].iter().zip(&hidden[1][..self.hidden]);
+            for ((&a0, &a1), row) in inputs.zip(self.w.chunks_exact(U)) {
+                let row: &[f32; B] = row[b..b + B].try_into().unwrap();
+                for m in 0..B {
+                    s[0][m] += a0 * row[m];
+                    s[1][m] += a1 * row[m];
+                }
+            }
+            for c in 0..2 {
+                for m in 0..B {
+                    act[c][b + m] = s[c][m].max(0.0);
+                }
+            }
+        }
+    }
+
+    /// [`Head::add_logits`]'s activations for a number of units known when compiling, `B` units
+    /// at a time so that their sums stay in registers: the same sums in the same order as the
+    /// general code.
+    #[inline(always)]
+    fn activations_fixed<const U: usize, const B: usize>(&self, hidden: &[f32], act: &mut [f32]) {
+        for b in (0..U).step_by(B) {
+            let mut s: [f32; B] = self.b[b..b + B].try_into().unwrap();
+            for (&a, row) in hidden[..self.hidden].iter().zip(self.w.chunks_exact(U)) {
+                let row: &[f32; B] = row[b..b + B].try_into().unwrap();
+                for m in 0..B {
+                    s[m] += a * row[m];
+                }
+            }
+            for m in 0..B {
+                act[b + m] = s[m].max(0.0);
+            }
         }
     }
 

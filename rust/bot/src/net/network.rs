@@ -18,6 +18,12 @@ pub const MAX_HIDDEN: usize = 256;
 const SHIPPED_HIDDEN: usize = 80;
 /// The hidden width of the shipped contact net, with builds of its own too.
 const WIDE_HIDDEN: usize = 256;
+/// How many hidden sums the wide builds keep in registers at once: all 256 would not fit in the
+/// sixteen vector registers of AVX2 and spill to memory at every row, so the rows are added to
+/// one block of sums at a time (each sum still adds its terms in the same order).
+pub(super) const BLOCK: usize = 64;
+/// The most inputs a net may have.
+const MAX_INPUTS: usize = 10_000;
 
 /// One net's weights.
 #[derive(Clone, Debug, PartialEq)]
@@ -63,6 +69,16 @@ fn exp(x: f32) -> f32 {
 #[inline(always)]
 pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + exp(-x))
+}
+
+/// The five outputs from their logits (padded to eight).
+#[inline(always)]
+fn squash(mut z: [f32; 8]) -> [f32; OUTPUTS] {
+    // A plain loop rather than `map`, which is not inlined into the vector builds.
+    for v in &mut z {
+        *v = sigmoid(*v);
+    }
+    [z[0], z[1], z[2], z[3], z[4]]
 }
 
 impl Network {
@@ -132,8 +148,8 @@ impl Network {
     #[inline(always)]
     pub fn hidden_sums(&self, x: &[f32], sums: &mut [f32]) {
         match self.hidden {
-            SHIPPED_HIDDEN => return self.hidden_sums_fixed::<SHIPPED_HIDDEN>(x, sums),
-            WIDE_HIDDEN => return self.hidden_sums_fixed::<WIDE_HIDDEN>(x, sums),
+            SHIPPED_HIDDEN => return self.hidden_sums_fixed::<SHIPPED_HIDDEN, SHIPPED_HIDDEN>(x, sums),
+            WIDE_HIDDEN => return self.hidden_sums_fixed::<WIDE_HIDDEN, BLOCK>(x, sums),
             _ => {}
         }
         let h = self.hidden;
@@ -149,30 +165,42 @@ impl Network {
         }
     }
 
-    /// [`Network::hidden_sums`] for a width known when compiling, which keeps the sums in
-    /// registers (see [`Network::outputs_after`]).
+    /// [`Network::hidden_sums`] for a width known when compiling, `B` hidden units at a time
+    /// (see [`BLOCK`]): the same sums in the same order.
     #[inline(always)]
-    fn hidden_sums_fixed<const H: usize>(&self, x: &[f32], sums: &mut [f32]) {
-        let mut s: [f32; H] = self.b1[..H].try_into().unwrap();
-        // The non-zero inputs as bit masks, then a loop over the set bits: a branch per input
-        // would be mispredicted often, as which inputs are zero changes from one position to
-        // the next. The rows are added in increasing order all the same.
-        for (c, chunk) in x[..self.inputs].chunks(64).enumerate() {
-            let mut mask = 0u64;
-            for (k, &v) in chunk.iter().enumerate() {
-                mask |= ((v != 0.0) as u64) << k;
-            }
-            while mask != 0 {
-                let k = mask.trailing_zeros() as usize;
-                mask &= mask - 1;
-                let (i, v) = (64 * c + k, chunk[k]);
-                let row: &[f32; H] = self.w1[i * H..(i + 1) * H].try_into().unwrap();
-                for j in 0..H {
-                    s[j] += v * row[j];
+    fn hidden_sums_fixed<const H: usize, const B: usize>(&self, x: &[f32], sums: &mut [f32]) {
+        for b in (0..H).step_by(B) {
+            let mut s: [f32; B] = self.b1[b..b + B].try_into().unwrap();
+            // The non-zero inputs through bit masks and a loop over the set bits: a branch per
+            // input would be mispredicted often, as which inputs are zero changes from one
+            // position to the next. The rows are added in increasing order all the same. Finding
+            // them again for each block costs less than listing them.
+            for (c, chunk) in x[..self.inputs].chunks(64).enumerate() {
+                let mut mask = 0u64;
+                for (k, &v) in chunk.iter().enumerate() {
+                    mask |= ((v != 0.0) as u64) << k;
+                }
+                while mask != 0 {
+                    let k = mask.trailing_zeros() as usize;
+                    mask &= mask - 1;
+                    self.add_rows::<H, B>(b, &[((64 * c + k) as u32, chunk[k])], &mut s);
                 }
             }
+            sums[b..b + B].copy_from_slice(&s);
         }
-        sums[..H].copy_from_slice(&s);
+    }
+
+    /// Adds `d` times columns `b..b + B` of the first-layer row of each `(input, d)` of `rows`
+    /// to `s`, in the order listed.
+    #[inline(always)]
+    fn add_rows<const H: usize, const B: usize>(&self, b: usize, rows: &[(u32, f32)], s: &mut [f32; B]) {
+        for &(i, d) in rows {
+            let at = i as usize * H + b;
+            let row: &[f32; B] = self.w1[at..at + B].try_into().unwrap();
+            for j in 0..B {
+                s[j] += d * row[j];
+            }
+        }
     }
 
     /// Adds to `sums` what input `i` contributes when it grows by `d`.
@@ -215,35 +243,52 @@ impl Network {
     /// has one, left in `act[..units]`) or, with `None`, by the direct path alone.
     #[inline(always)]
     fn outputs_with(&self, hidden: &[f32], act: Option<&mut [f32]>) -> [f32; OUTPUTS] {
+        let mut z = self.direct_logits(hidden);
+        if let (Some(head), Some(act)) = (&self.head, act) {
+            head.add_logits(hidden, act, &mut z);
+        }
+        squash(z)
+    }
+
+    /// [`Network::outputs`] of two candidates' hidden activations, to the bit, with the head
+    /// judging both in one pass over its weights ([`Head::add_logits_pair`]).
+    #[inline(always)]
+    pub fn outputs_pair(&self, hidden: [&[f32]; 2]) -> [[f32; OUTPUTS]; 2] {
+        let mut z = [self.direct_logits(hidden[0]), self.direct_logits(hidden[1])];
+        if let Some(head) = &self.head {
+            let [z0, z1] = &mut z;
+            head.add_logits_pair(hidden, [z0, z1]);
+        }
+        z.map(squash)
+    }
+
+    /// The output logits of the direct path (hidden units to outputs), padded to eight so that
+    /// their sigmoids take one vector pass.
+    #[inline(always)]
+    fn direct_logits(&self, hidden: &[f32]) -> [f32; 8] {
         match self.hidden {
             SHIPPED_HIDDEN => {
                 return self
-                    .outputs_fixed::<SHIPPED_HIDDEN>(hidden[..SHIPPED_HIDDEN].try_into().unwrap(), act)
+                    .direct_logits_fixed::<SHIPPED_HIDDEN>(hidden[..SHIPPED_HIDDEN].try_into().unwrap())
             }
             WIDE_HIDDEN => {
-                return self.outputs_fixed::<WIDE_HIDDEN>(hidden[..WIDE_HIDDEN].try_into().unwrap(), act)
+                return self.direct_logits_fixed::<WIDE_HIDDEN>(hidden[..WIDE_HIDDEN].try_into().unwrap())
             }
             _ => {}
         }
         let h = self.hidden;
-        // The logits padded to eight, so that their sigmoids take one vector pass.
         let mut z = [0.0f32; 8];
         for (k, out) in z[..OUTPUTS].iter_mut().enumerate() {
             *out = dot_onto(self.b2[k], &hidden[..h], &self.w2[k * h..(k + 1) * h]);
         }
-        self.add_head(hidden, act, &mut z);
-        // A plain loop rather than `map`, which is not inlined into the vector builds.
-        for v in &mut z {
-            *v = sigmoid(*v);
-        }
-        [z[0], z[1], z[2], z[3], z[4]]
+        z
     }
 
-    /// [`Network::outputs`] for a width known when compiling, a multiple of eight: the same
-    /// sums in the same order (the general code's empty remainder adds nothing), written so that
-    /// each output's eight running sums stay one vector.
+    /// [`Network::direct_logits`] for a width known when compiling, a multiple of eight: the
+    /// same sums in the same order (the general code's empty remainder adds nothing), written so
+    /// that each output's eight running sums stay one vector.
     #[inline(always)]
-    fn outputs_fixed<const H: usize>(&self, hidden: &[f32; H], act: Option<&mut [f32]>) -> [f32; OUTPUTS] {
+    fn direct_logits_fixed<const H: usize>(&self, hidden: &[f32; H]) -> [f32; 8] {
         // Chunks outermost, so that each step is whole eight-lane rows; with the outputs
         // outermost the compiler splits the rows into two-lane pieces.
         let mut acc = [[0.0f32; 8]; OUTPUTS];
@@ -260,20 +305,7 @@ impl Network {
         for k in 0..OUTPUTS {
             z[k] = self.b2[k] + acc[k].iter().sum::<f32>();
         }
-        self.add_head(hidden, act, &mut z);
-        for v in &mut z {
-            *v = sigmoid(*v);
-        }
-        [z[0], z[1], z[2], z[3], z[4]]
-    }
-
-    /// Adds the head's contribution, if any, to the logits `z`, its activations left in `act`;
-    /// nothing without `act` (the direct path alone).
-    #[inline(always)]
-    fn add_head(&self, hidden: &[f32], act: Option<&mut [f32]>, z: &mut [f32]) {
-        if let (Some(head), Some(act)) = (&self.head, act) {
-            head.add_logits(hidden, act, z);
-        }
+        z
     }
 
     /// A full forward pass that keeps the hidden activations in `hidden[..self.hidden()]`, as a
@@ -333,8 +365,10 @@ impl Network {
         keep: Option<&mut [f32]>,
     ) -> [f32; OUTPUTS] {
         match self.hidden {
-            SHIPPED_HIDDEN => self.outputs_after_fixed::<SHIPPED_HIDDEN>(sums, changes, act, keep),
-            WIDE_HIDDEN => self.outputs_after_fixed::<WIDE_HIDDEN>(sums, changes, act, keep),
+            SHIPPED_HIDDEN => {
+                self.outputs_after_fixed::<SHIPPED_HIDDEN, SHIPPED_HIDDEN>(sums, changes, act, keep)
+            }
+            WIDE_HIDDEN => self.outputs_after_fixed::<WIDE_HIDDEN, BLOCK>(sums, changes, act, keep),
             _ => {
                 let mut s = [0.0f32; MAX_HIDDEN];
                 s[..self.hidden].copy_from_slice(&sums[..self.hidden]);
@@ -352,29 +386,25 @@ impl Network {
     }
 
     #[inline(always)]
-    fn outputs_after_fixed<const H: usize>(
+    fn outputs_after_fixed<const H: usize, const B: usize>(
         &self,
         sums: &[f32],
         changes: &[(u32, f32)],
         act: Option<&mut [f32]>,
         keep: Option<&mut [f32]>,
     ) -> [f32; OUTPUTS] {
-        let mut s: [f32; H] = sums[..H].try_into().unwrap();
-        for &(i, d) in changes {
-            let i = i as usize;
-            let row: &[f32; H] = self.w1[i * H..(i + 1) * H].try_into().unwrap();
-            for j in 0..H {
-                s[j] += d * row[j];
-            }
-        }
         let mut hidden = [0.0f32; H];
-        for j in 0..H {
-            hidden[j] = sigmoid(s[j]);
+        for b in (0..H).step_by(B) {
+            let mut s: [f32; B] = sums[b..b + B].try_into().unwrap();
+            self.add_rows::<H, B>(b, changes, &mut s);
+            for j in 0..B {
+                hidden[b + j] = sigmoid(s[j]);
+            }
         }
         if let Some(keep) = keep {
             keep[..H].copy_from_slice(&hidden);
         }
-        self.outputs_fixed(&hidden, act)
+        self.outputs_with(&hidden, act)
     }
 
     /// A full forward pass.
@@ -450,7 +480,7 @@ impl Network {
         };
         let inputs = word(bytes, 0)? as usize;
         let hidden = word(bytes, 4)? as usize;
-        if inputs == 0 || inputs > 10_000 || hidden == 0 || hidden > MAX_HIDDEN {
+        if inputs == 0 || inputs > MAX_INPUTS || hidden == 0 || hidden > MAX_HIDDEN {
             return Err(bad(&format!("unsupported shape {inputs} x {hidden}")));
         }
         let (start, head_units) = if units { (12, word(bytes, 8)? as usize) } else { (8, 0) };

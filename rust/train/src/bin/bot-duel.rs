@@ -103,6 +103,21 @@ fn timing(net: &NeuralNet, ply: u8) {
         p = if Backgammon.result(&next).is_some() { Position::initial() } else { next };
     }
     let mean_plays = cases.iter().map(|c| c.1.len()).sum::<usize>() as f64 / cases.len() as f64;
+    // The net's values of every play and of the bot's choice, hashed bit for bit: a change
+    // meant to make the same arithmetic faster must leave them unchanged.
+    let mut values = vec![];
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    let mut mix = |v: &gammon_bot::Probabilities| {
+        for x in v.to_array() {
+            hash = (hash ^ x.to_bits()).wrapping_mul(0x100_0000_01b3);
+        }
+    };
+    for (p, plays) in &cases {
+        net.evaluate_plays(p, plays, &mut values);
+        values.iter().for_each(&mut mix);
+        mix(&net.best_of(p, plays).1);
+    }
+    println!("values of every play and of the choice: hash {hash:016x}");
     for _ in 0..if ply == 0 { 2 } else { 1 } {
         let t = Instant::now();
         let mut checksum = 0;
