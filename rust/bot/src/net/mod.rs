@@ -444,6 +444,11 @@ struct Ranking {
     order: Vec<u32>,
 }
 
+thread_local! {
+    /// The contact candidates of the choice being made, with their hidden activations.
+    static RANKING: std::cell::RefCell<Ranking> = const { std::cell::RefCell::new(Ranking::new()) };
+}
+
 impl Ranking {
     const fn new() -> Ranking {
         Ranking { candidates: Vec::new(), hidden: Vec::new(), order: Vec::new() }
@@ -461,6 +466,23 @@ impl Ranking {
         let start = self.hidden.len();
         self.hidden.resize(start + width, 0.0);
         &mut self.hidden[start..]
+    }
+
+    /// Replaces the first layer's values in `values` of every listed candidate by `net`'s whole
+    /// judgement, two candidates at a time.
+    #[inline(always)]
+    fn judge_all(&mut self, net: &Network, values: &mut [Probabilities]) {
+        let width = net.hidden();
+        let (candidates, hidden) = (&self.candidates, &self.hidden);
+        for (ks, hs) in candidates.chunks(2).zip(hidden.chunks(2 * width)) {
+            if let [a, b] = *ks {
+                let y = net.outputs_pair([&hs[..width], &hs[width..]]);
+                values[a as usize] = consistent(&y[0]).flipped();
+                values[b as usize] = consistent(&y[1]).flipped();
+            } else {
+                values[ks[0] as usize] = consistent(&net.outputs(hs)).flipped();
+            }
+        }
     }
 
     /// Replaces the first layer's values in `values` of the [`HEAD_KEEP`] listed candidates it
@@ -502,9 +524,15 @@ impl Prepared<'_> {
         self.evaluate(positions, out)
     }
 
+    /// Every candidate judged by the whole net; where the contact net has a head, the contact
+    /// candidates' hidden activations are kept and the head judges them two at a time
+    /// ([`Ranking::judge_all`]), the same values to the bit.
     #[inline(always)]
     fn evaluate<C: Candidate>(&mut self, candidates: &[C], out: &mut Vec<Probabilities>) {
-        self.evaluate_or_rank(candidates, out, None)
+        if candidates.len() < 2 || self.net.contact.head.is_none() {
+            return self.evaluate_or_rank(candidates, out, None);
+        }
+        RANKING.with_borrow_mut(|ranking| self.evaluate_or_rank(candidates, out, Some((ranking, None))))
     }
 
     /// The values a choice among `candidates` needs, into `values`, and which candidates it may
@@ -520,28 +548,28 @@ impl Prepared<'_> {
         values: &mut Vec<Probabilities>,
         eligible: &mut Vec<bool>,
     ) {
-        thread_local! {
-            static RANKING: std::cell::RefCell<Ranking> = const { std::cell::RefCell::new(Ranking::new()) };
-        }
         eligible.clear();
         eligible.resize(candidates.len(), true);
         if candidates.len() <= HEAD_KEEP || self.net.contact.head.is_none() {
             return self.evaluate(candidates, values);
         }
-        RANKING
-            .with_borrow_mut(|ranking| self.evaluate_or_rank(candidates, values, Some((ranking, eligible))))
+        RANKING.with_borrow_mut(|ranking| {
+            self.evaluate_or_rank(candidates, values, Some((ranking, Some(eligible))))
+        })
     }
 
-    /// [`Prepared::evaluate`]; with `ranked`, [`Prepared::values_for_choice`]: contact
-    /// candidates are first valued by the contact net's direct path alone
-    /// ([`Network::outputs_after_keeping_hidden`]), then the [`HEAD_KEEP`] best of them by the
-    /// whole net from the hidden activations kept, and the others marked not eligible.
+    /// Every candidate judged by the whole net, one at a time; with `ranked`, contact candidates
+    /// are first valued by the contact net's direct path alone
+    /// ([`Network::outputs_after_keeping_hidden`]), then, with `eligible`
+    /// ([`Prepared::values_for_choice`]), the [`HEAD_KEEP`] best of them by the whole net from
+    /// the hidden activations kept and the others marked not eligible, or without it all of
+    /// them ([`Prepared::evaluate`]).
     #[inline(always)]
     fn evaluate_or_rank<C: Candidate>(
         &mut self,
         candidates: &[C],
         out: &mut Vec<Probabilities>,
-        ranked: Option<(&mut Ranking, &mut Vec<bool>)>,
+        ranked: Option<(&mut Ranking, Option<&mut Vec<bool>>)>,
     ) {
         // The hidden-layer loops run over rows of f32; where the CPU has AVX-512 or AVX2 the same
         // code compiled for it handles sixteen or eight at a time instead of four. No fused
@@ -567,7 +595,7 @@ impl Prepared<'_> {
         &mut self,
         candidates: &[C],
         out: &mut Vec<Probabilities>,
-        ranked: Option<(&mut Ranking, &mut Vec<bool>)>,
+        ranked: Option<(&mut Ranking, Option<&mut Vec<bool>>)>,
     ) {
         self.evaluate_with(candidates, out, ranked)
     }
@@ -578,7 +606,7 @@ impl Prepared<'_> {
         &mut self,
         candidates: &[C],
         out: &mut Vec<Probabilities>,
-        ranked: Option<(&mut Ranking, &mut Vec<bool>)>,
+        ranked: Option<(&mut Ranking, Option<&mut Vec<bool>>)>,
     ) {
         self.evaluate_with(candidates, out, ranked)
     }
@@ -588,7 +616,7 @@ impl Prepared<'_> {
         &mut self,
         candidates: &[C],
         out: &mut Vec<Probabilities>,
-        mut ranked: Option<(&mut Ranking, &mut Vec<bool>)>,
+        mut ranked: Option<(&mut Ranking, Option<&mut Vec<bool>>)>,
     ) {
         out.clear();
         if let Some((r, _)) = ranked.as_mut() {
@@ -629,7 +657,10 @@ impl Prepared<'_> {
         }
         if let Some((r, eligible)) = ranked {
             let net = self.net.net(Class::Contact).expect("a contact net");
-            r.judge_best(net, out, eligible);
+            match eligible {
+                Some(eligible) => r.judge_best(net, out, eligible),
+                None => r.judge_all(net, out),
+            }
         }
     }
 
