@@ -76,6 +76,18 @@ def test_the_net_judging_every_play_is_a_policy_of_its_own():
         rollout(p, trials=36, policy="net-some")
 
 
+def test_the_bots_net_on_the_screens_best_plays_is_a_policy_of_its_own():
+    p = "4HPwATDgc/ABMA"
+    runs = [rollout(p, trials=72, seed=2, threads=t, policy="net-wide") for t in (1, 2)]
+    assert runs[0].equity == runs[1].equity and runs[0].std_error == runs[1].std_error
+    assert "net-wide" in runs[0].setup
+    # Its own games: neither the narrower net's nor those of the bot judging every play.
+    others = [rollout(p, trials=72, seed=2, policy=name) for name in ("net", "net-all")]
+    assert all(o.equity != runs[0].equity for o in others)
+    with pytest.raises(GammonError, match="net-wide"):
+        rollout(p, trials=36, policy="net-narrow")
+
+
 def test_opening_is_even_with_the_same_policy_on_both_sides():
     r = rollout("opening", trials=2160, seed=1, policy="pubeval")
     assert abs(r.equity) < 3 * r.std_error

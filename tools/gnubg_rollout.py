@@ -129,7 +129,7 @@ def ours(args):
         check=True,
     ).stdout.decode()
     rates = {}
-    rows = ("random", "pubeval", "net", "net-all", "net-vr")
+    rows = ("random", "pubeval", "net", "net-wide", "net-all", "net-vr")
     for line in out.splitlines():
         cols = line.split()
         if len(cols) >= 3 and cols[0] in rows and cols[1].isdigit():
@@ -172,7 +172,7 @@ def main():
     if not args.no_ours:
         out, rates = ours(args)
         print(out.rstrip())
-        for policy in ("net-vr",) if args.varredn else ("net", "net-all", "pubeval", "random"):
+        for policy in ("net-vr",) if args.varredn else ("net", "net-wide", "net-all", "pubeval", "random"):
             rate = rates.get((policy, args.threads))
             if rate:
                 ratio = rate / gnubg_rate

@@ -1,14 +1,12 @@
 //! Rollout speed: games per second of the opening position for each built-in policy at 1 and 2
 //! threads (the net without variance reduction, then with it), and the standard errors. Run with `cargo bench -p gammon-bot --bench rollout`;
 //! `ROLLOUT_BENCH_TRIALS=N` changes the number of games per measurement (default 20736);
-//! `ROLLOUT_BENCH_ROWS=net,bot-8` runs only the rows named.
+//! `ROLLOUT_BENCH_ROWS=net,net-wide` runs only the rows named.
 
 use gammon_backgammon::Backgammon;
 use gammon_backgammon::Position;
-use gammon_bot::net::screen::Screen;
-use gammon_bot::net::NeuralNet;
 use gammon_bot::rollout::{rollout, RolloutOptions};
-use gammon_bot::{BuiltinPolicy, NetPolicy, Policy, KEEP};
+use gammon_bot::{BuiltinPolicy, Policy};
 
 /// CPU time used by this process so far (Linux `/proc/self/stat`, in clock ticks of 10 ms), so
 /// that the cost per game can be read even on a machine busy with other work.
@@ -66,9 +64,8 @@ fn main() {
         bench_rows("net-all", &BuiltinPolicy::NetAll, false, games(4));
     }
     // The bot's nets judging the plays the screen ranks highest, as `net` does with its own.
-    if wanted("bot-8") {
-        let policy = NetPolicy::new(NeuralNet::builtin(), Screen::builtin(), KEEP);
-        bench_rows("bot-8", &policy, false, games(4));
+    if wanted("net-wide") {
+        bench_rows("net-wide", &BuiltinPolicy::NetWide, false, games(4));
     }
     // Variance reduction asks the luck net for the value of each of the 21 rolls at every turn
     // (`gammon_bot::rollout::luck`), about two thirds of a turn's time more.

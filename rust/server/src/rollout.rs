@@ -35,8 +35,9 @@ pub struct RolloutRequest {
     /// Seed of the dice: the same seed gives the same result. Default 0.
     #[serde(default)]
     pub seed: u64,
-    /// Who plays both sides: `net` (the default, the built-in neural net), `net-all` (the net
-    /// judging every play), `pubeval` or `random`.
+    /// Who plays both sides: `net` (the default, the built-in neural net), `net-wide` (the bot's
+    /// net judging the screen's best 8 plays), `net-all` (the bot's net judging every play),
+    /// `pubeval` or `random`.
     #[serde(default = "default_policy")]
     #[schema(default = "net", example = "net")]
     pub policy: String,
