@@ -121,7 +121,14 @@ impl Policy<Backgammon> for BuiltinPolicy {
         out: &mut [Probabilities; 21],
         best: &mut [usize; 21],
     ) -> bool {
-        self.net_policy().is_some_and(|policy| policy.roll_values(game, position, plays, out, best))
+        // The luck of `NetWide`'s rolls as the rollouts' own net predicts it: any value of the
+        // rolls keeps the rollout unbiased (`rollout::luck`), and the wide net's own value of
+        // each roll would cost about eight times a game without it.
+        let luck = match self {
+            BuiltinPolicy::NetWide => BuiltinPolicy::Net.net_policy(),
+            _ => self.net_policy(),
+        };
+        luck.is_some_and(|policy| policy.roll_values(game, position, plays, out, best))
     }
 
     fn chooses_the_evaluators_best(&self) -> bool {
@@ -437,6 +444,26 @@ mod tests {
         assert!(many > 20, "{many}");
         assert_eq!(BuiltinPolicy::NetAll.name(), "net-all");
         assert_eq!(BuiltinPolicy::NetWide.name(), "net-wide");
+    }
+
+    #[test]
+    fn the_wide_policys_luck_is_the_rollout_nets() {
+        let p = Position::from_board([
+            0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0,
+        ])
+        .unwrap();
+        let mut plays = vec![];
+        let mut values = |policy: BuiltinPolicy| {
+            let (mut out, mut best) = ([Probabilities::default(); 21], [0; 21]);
+            assert!(policy.roll_values(&Backgammon, &p, &mut plays, &mut out, &mut best));
+            out
+        };
+        assert_eq!(values(BuiltinPolicy::NetWide), values(BuiltinPolicy::Net));
+        assert_ne!(values(BuiltinPolicy::NetWide), values(BuiltinPolicy::NetAll));
+        // The evaluator that truncation asks is the wide net's own.
+        let evaluator = BuiltinPolicy::NetWide.evaluator().unwrap();
+        let bot = crate::search::Bot::new(0).unwrap();
+        assert_eq!(evaluator.evaluate(&p), bot.evaluate(&p));
     }
 
     #[test]
