@@ -50,27 +50,23 @@ fn main() {
     let games = |share: u64| (trials / share).max(36);
     let rows = std::env::var("ROLLOUT_BENCH_ROWS").ok();
     let wanted = |row: &str| rows.as_deref().is_none_or(|r| r.split(',').any(|w| w == row));
-    if wanted("random") {
-        bench_rows("random", &BuiltinPolicy::Random, true, games(1));
-    }
-    if wanted("pubeval") {
-        bench_rows("pubeval", &BuiltinPolicy::Pubeval, true, games(1));
-    }
-    if wanted("net") {
-        bench_rows("net", &BuiltinPolicy::Net, false, games(4));
-    }
-    // The bot's wider nets judging every play (the bot at 0-ply).
-    if wanted("net-all") {
-        bench_rows("net-all", &BuiltinPolicy::NetAll, false, games(4));
-    }
-    // The bot's nets judging the plays the screen ranks highest, as `net` does with its own.
-    if wanted("net-wide") {
-        bench_rows("net-wide", &BuiltinPolicy::NetWide, false, games(4));
-    }
-    // Variance reduction asks the luck net for the value of each of the 21 rolls at every turn
-    // (`gammon_bot::rollout::luck`), about two thirds of a turn's time more.
-    if wanted("net-vr") {
-        bench_rows("net-vr", &BuiltinPolicy::Net, true, games(4));
+    // Each row: its name, the policy, variance reduction, and the share of the games it gets.
+    let table = [
+        ("random", BuiltinPolicy::Random, true, 1),
+        ("pubeval", BuiltinPolicy::Pubeval, true, 1),
+        ("net", BuiltinPolicy::Net, false, 4),
+        // The bot's wider nets judging every play (the bot at 0-ply).
+        ("net-all", BuiltinPolicy::NetAll, false, 4),
+        // The bot's nets judging the plays the screen ranks highest, as `net` does with its own.
+        ("net-wide", BuiltinPolicy::NetWide, false, 4),
+        // Variance reduction asks the luck net for the value of each of the 21 rolls at every
+        // turn (`gammon_bot::rollout::luck`), about two thirds of a turn's time more.
+        ("net-vr", BuiltinPolicy::Net, true, 4),
+    ];
+    for (row, policy, variance_reduction, share) in table {
+        if wanted(row) {
+            bench_rows(row, &policy, variance_reduction, games(share));
+        }
     }
 }
 
