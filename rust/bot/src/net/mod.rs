@@ -469,20 +469,13 @@ impl Ranking {
     }
 
     /// Replaces the first layer's values in `values` of every listed candidate by `net`'s whole
-    /// judgement, two candidates at a time.
+    /// judgement.
     #[inline(always)]
     fn judge_all(&mut self, net: &Network, values: &mut [Probabilities]) {
-        let width = net.hidden();
-        let (candidates, hidden) = (&self.candidates, &self.hidden);
-        for (ks, hs) in candidates.chunks(2).zip(hidden.chunks(2 * width)) {
-            if let [a, b] = *ks {
-                let y = net.outputs_pair([&hs[..width], &hs[width..]]);
-                values[a as usize] = consistent(&y[0]).flipped();
-                values[b as usize] = consistent(&y[1]).flipped();
-            } else {
-                values[ks[0] as usize] = consistent(&net.outputs(hs)).flipped();
-            }
-        }
+        let Ranking { candidates, hidden, order } = self;
+        order.clear();
+        order.extend(0..candidates.len() as u32);
+        judge(net, candidates, hidden, order, values);
     }
 
     /// Replaces the first layer's values in `values` of the [`HEAD_KEEP`] listed candidates it
@@ -491,7 +484,6 @@ impl Ranking {
     #[inline(always)]
     fn judge_best(&mut self, net: &Network, values: &mut [Probabilities], eligible: &mut [bool]) {
         let Ranking { candidates, hidden, order } = self;
-        let width = net.hidden();
         order.clear();
         order.extend(0..candidates.len() as u32);
         // A stable sort of places in candidate order: equals stay in the order of the candidates.
@@ -499,14 +491,29 @@ impl Ranking {
             let (a, b) = (candidates[a as usize] as usize, candidates[b as usize] as usize);
             values[b].equity().total_cmp(&values[a].equity())
         });
-        for (rank, &place) in order.iter().enumerate() {
-            let k = candidates[place as usize] as usize;
-            if rank < HEAD_KEEP {
-                let start = place as usize * width;
-                values[k] = consistent(&net.outputs(&hidden[start..start + width])).flipped();
-            } else {
-                eligible[k] = false;
-            }
+        let (best, rest) = order.split_at(order.len().min(HEAD_KEEP));
+        judge(net, candidates, hidden, best, values);
+        for &place in rest {
+            eligible[candidates[place as usize] as usize] = false;
+        }
+    }
+}
+
+/// Replaces the values in `values` of the listed candidates at `places` (places in the list of
+/// `candidates`, whose hidden activations `hidden` holds in the same order) by `net`'s whole
+/// judgement, two at a time: the head judges a pair in one pass over its weights.
+#[inline(always)]
+fn judge(net: &Network, candidates: &[u32], hidden: &[f32], places: &[u32], values: &mut [Probabilities]) {
+    let width = net.hidden();
+    let hidden_of = |place: u32| &hidden[place as usize * width..(place as usize + 1) * width];
+    for pair in places.chunks(2) {
+        let k = |i: usize| candidates[pair[i] as usize] as usize;
+        if let [a, b] = *pair {
+            let y = net.outputs_pair([hidden_of(a), hidden_of(b)]);
+            values[k(0)] = consistent(&y[0]).flipped();
+            values[k(1)] = consistent(&y[1]).flipped();
+        } else {
+            values[k(0)] = consistent(&net.outputs(hidden_of(pair[0]))).flipped();
         }
     }
 }
