@@ -27,11 +27,12 @@ pub enum BuiltinPolicy {
     /// lend their evaluator to truncation and variance reduction.
     Net,
     /// The bot's nets ([`NeuralNet::builtin`]) judging every play of each roll (the bot at
-    /// 0-ply): about 2.5 times slower, stronger, for rollouts that must follow the bot's
-    /// choices exactly.
+    /// 0-ply), for rollouts that must follow the bot's choices exactly: about 4.7 times `Net`'s
+    /// time a game, 17.5 with variance reduction (docs/performance.md).
     NetAll,
     /// The bot's nets judging the [`KEEP`] plays of each roll that the screen ranks highest:
-    /// within a few thousandths of a point a game of the bot, in about half `NetAll`'s time.
+    /// within a few thousandths of a point a game of the bot, in about 2.7 times `Net`'s time a
+    /// game, 2.3 with variance reduction.
     NetWide,
 }
 

@@ -103,7 +103,7 @@ fn timing(net: &NeuralNet, ply: u8) {
         p = if Backgammon.result(&next).is_some() { Position::initial() } else { next };
     }
     let mean_plays = cases.iter().map(|c| c.1.len()).sum::<usize>() as f64 / cases.len() as f64;
-    // The net's values of every play and of the bot's choice, hashed bit for bit: a change
+    // The net's values of every play and of its 0-ply choice, hashed bit for bit: a change
     // meant to make the same arithmetic faster must leave them unchanged.
     let mut values = vec![];
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
