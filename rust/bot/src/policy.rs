@@ -1,7 +1,7 @@
 //! The built-in backgammon policies, chosen by name, and the net policy behind them.
 
 use super::net::screen::{Keep, Screen};
-use super::net::NeuralNet;
+use super::net::{NeuralNet, HEAD_KEEP};
 use super::{Evaluator, Policy, Probabilities, PubevalPolicy, RandomPolicy};
 use gammon_backgammon::dice_game::Backgammon;
 use gammon_backgammon::legal_positions_into;
@@ -36,6 +36,11 @@ pub enum BuiltinPolicy {
     NetWide,
 }
 
+/// The contact candidates of a roll whose value the head of the bot's contact net gives in
+/// [`BuiltinPolicy::NetWide`], of those its first layer ranks highest
+/// ([`Prepared::with_head`](super::net::Prepared::with_head)).
+pub const WIDE_HEAD: Keep = Keep { most: HEAD_KEEP, margin: 0.06 };
+
 impl BuiltinPolicy {
     /// `"random"`, `"pubeval"`, `"net"` (the default everywhere a policy is asked for),
     /// `"net-wide"` or `"net-all"`; `"default"` is still read as `"net"` so that older calls
@@ -56,13 +61,13 @@ impl BuiltinPolicy {
     /// The net policy behind `Net`, `NetWide` and `NetAll`, with their weights and the plays of
     /// a roll the full nets judge (`None` for the others).
     fn net_policy(&self) -> Option<NetPolicy<'static>> {
-        let (net, keep) = match self {
-            BuiltinPolicy::Net => (NeuralNet::fast(), KEEP),
-            BuiltinPolicy::NetWide => (NeuralNet::builtin(), KEEP),
-            BuiltinPolicy::NetAll => (NeuralNet::builtin(), usize::MAX),
+        let (net, keep, head) = match self {
+            BuiltinPolicy::Net => (NeuralNet::fast(), KEEP, Keep::from(HEAD_KEEP)),
+            BuiltinPolicy::NetWide => (NeuralNet::builtin(), KEEP, WIDE_HEAD),
+            BuiltinPolicy::NetAll => (NeuralNet::builtin(), usize::MAX, Keep::from(HEAD_KEEP)),
             _ => return None,
         };
-        Some(NetPolicy::new(net, Screen::builtin(), keep))
+        Some(NetPolicy::new(net, Screen::builtin(), keep).with_head(head))
     }
 }
 
@@ -288,13 +293,33 @@ pub struct NetPolicy<'a> {
     net: &'a NeuralNet,
     screen: &'a Screen,
     keep: Keep,
+    head: Keep,
 }
 
 impl<'a> NetPolicy<'a> {
     /// `net` choosing among the plays `screen` ranks highest: `keep` of them, or as [`Keep`]
     /// says.
     pub fn new(net: &'a NeuralNet, screen: &'a Screen, keep: impl Into<Keep>) -> NetPolicy<'a> {
-        NetPolicy { net, screen, keep: keep.into() }
+        NetPolicy { net, screen, keep: keep.into(), head: Keep::from(HEAD_KEEP) }
+    }
+
+    /// The same, the head of the contact net judging the candidates `head` keeps of those its
+    /// direct path ranks highest ([`Prepared::with_head`](super::net::Prepared::with_head)), not
+    /// the [`HEAD_KEEP`] best.
+    pub fn with_head(self, head: impl Into<Keep>) -> NetPolicy<'a> {
+        NetPolicy { head: head.into(), ..self }
+    }
+
+    /// The best of `plays` from `position`, as this policy chooses, and its value.
+    fn best_of(
+        &self,
+        position: &gammon_backgammon::Position,
+        plays: &[gammon_backgammon::Play],
+    ) -> (usize, Probabilities) {
+        let mut prepared = self.net.prepare(position).with_head(self.head);
+        let (best, value) = prepared.best_of_screened(self.screen, self.keep, plays);
+        prepared.remember(&plays[best]);
+        (best, value)
     }
 }
 
@@ -311,7 +336,7 @@ impl Policy<Backgammon> for NetPolicy<'_> {
         if plays.len() == 1 {
             return 0;
         }
-        self.net.best_of_screened(self.screen, self.keep, position, plays).0
+        self.best_of(position, plays).0
     }
 
     fn choose_valued(
@@ -325,7 +350,7 @@ impl Policy<Backgammon> for NetPolicy<'_> {
         // A forced play is valued too: from the inputs the last choice left, which costs less
         // than the fresh evaluation a cube decision would otherwise make, and leaves the next
         // choice its inputs to start from.
-        let (k, value) = self.net.best_of_screened(self.screen, self.keep, position, plays);
+        let (k, value) = self.best_of(position, plays);
         (k, Some(value))
     }
 
@@ -361,7 +386,7 @@ impl Policy<Backgammon> for NetPolicy<'_> {
             };
             // `prepare_again` leaves the last choice's inputs in place for the plays' path
             // should the choice fall to it.
-            let mut prepared = self.net.prepare_again(position);
+            let mut prepared = self.net.prepare_again(position).with_head(self.head);
             let (best, value) = prepared.best_of_positions(candidates)?;
             let after = candidates[best];
             prepared.remember_position(&after);
@@ -432,7 +457,8 @@ mod tests {
                 let all = BuiltinPolicy::NetAll.choose(&Backgammon, &p, roll, &plays, &mut stream);
                 let wide = BuiltinPolicy::NetWide.choose(&Backgammon, &p, roll, &plays, &mut stream);
                 assert_eq!(screened, net.best_of_screened(screen, KEEP, &p, &plays).0);
-                assert_eq!(wide, NeuralNet::builtin().best_of_screened(screen, KEEP, &p, &plays).0);
+                let mut wide_net = NeuralNet::builtin().prepare(&p).with_head(WIDE_HEAD);
+                assert_eq!(wide, wide_net.best_of_screened(screen, KEEP, &plays).0);
                 assert_eq!(all, bot.best_index(&p, &plays));
             }
             let plays = legal_plays(&p, stream.roll());
@@ -519,7 +545,8 @@ mod tests {
         let (mut chosen, mut left, mut forced) = (0, 0, 0);
         // And a net policy whose screen keeps only the plays close to its best.
         let within = NetPolicy::new(NeuralNet::fast(), Screen::builtin(), Keep::from(KEEP).within(0.2));
-        let policies: [&dyn Policy<Backgammon>; 3] = [&BuiltinPolicy::Net, &BuiltinPolicy::NetAll, &within];
+        let policies: [&dyn Policy<Backgammon>; 4] =
+            [&BuiltinPolicy::Net, &BuiltinPolicy::NetAll, &BuiltinPolicy::NetWide, &within];
         for _ in 0..400 {
             for roll in ALL_ROLLS {
                 let plays = legal_plays(&p, roll);

@@ -77,6 +77,8 @@ pub struct Prepared<'a> {
     reference: Reference,
     sums: [[f32; MAX_HIDDEN]; 2],
     have: [bool; 2],
+    /// Which contact candidates of a choice the head judges ([`Prepared::with_head`]).
+    head: Keep,
 }
 
 /// Net outputs turned into cumulative probabilities that respect `win >= win_gammon >=
@@ -226,7 +228,7 @@ impl NeuralNet {
             Some(l) => l.into_turned(),
             None => Reference::new(&before.swapped()),
         });
-        Prepared { net: self, before: *before, reference, sums: [[0.0; MAX_HIDDEN]; 2], have: [false; 2] }
+        Prepared::new(self, before, reference)
     }
 
     /// [`NeuralNet::prepare`] that leaves the last choice on this thread for the next `prepare`:
@@ -236,7 +238,7 @@ impl NeuralNet {
     pub fn prepare_again(&self, before: &Position) -> Prepared<'_> {
         let reference =
             from_last_choice(before, Reference::clone).unwrap_or_else(|| Reference::new(&before.swapped()));
-        Prepared { net: self, before: *before, reference, sums: [[0.0; MAX_HIDDEN]; 2], have: [false; 2] }
+        Prepared::new(self, before, reference)
     }
 
     /// The inputs of `before` (the position of the player about to roll) into `x`, as [`encode`]
@@ -478,11 +480,11 @@ impl Ranking {
         judge(net, candidates, hidden, order, values);
     }
 
-    /// Replaces the first layer's values in `values` of the [`HEAD_KEEP`] listed candidates it
-    /// ranks highest (the first of equals first, as a choice takes them) by `net`'s whole
-    /// judgement, and marks the other listed candidates not `eligible`.
+    /// Replaces the first layer's values in `values` of the listed candidates that `head` keeps
+    /// of those it ranks highest (the first of equals first, as a choice takes them) by `net`'s
+    /// whole judgement, and marks the other listed candidates not `eligible`.
     #[inline(always)]
-    fn judge_best(&mut self, net: &Network, values: &mut [Probabilities], eligible: &mut [bool]) {
+    fn judge_best(&mut self, net: &Network, head: Keep, values: &mut [Probabilities], eligible: &mut [bool]) {
         let Ranking { candidates, hidden, order } = self;
         order.clear();
         order.extend(0..candidates.len() as u32);
@@ -491,7 +493,11 @@ impl Ranking {
             let (a, b) = (candidates[a as usize] as usize, candidates[b as usize] as usize);
             values[b].equity().total_cmp(&values[a].equity())
         });
-        let (best, rest) = order.split_at(order.len().min(HEAD_KEEP));
+        let equity = |place: &u32| values[candidates[*place as usize] as usize].equity();
+        let top = order.first().map_or(0.0, equity);
+        let kept =
+            order.iter().take(head.most.max(1)).skip(1).take_while(|p| top - equity(p) <= head.margin as f64);
+        let (best, rest) = order.split_at(order.len().min(1 + kept.count()));
         judge(net, candidates, hidden, best, values);
         for &place in rest {
             eligible[candidates[place as usize] as usize] = false;
@@ -515,6 +521,33 @@ fn judge(net: &Network, candidates: &[u32], hidden: &[f32], places: &[u32], valu
         } else {
             values[k(0)] = consistent(&net.outputs(hidden_of(pair[0]))).flipped();
         }
+    }
+}
+
+impl<'a> Prepared<'a> {
+    fn new(net: &'a NeuralNet, before: &Position, reference: Reference) -> Prepared<'a> {
+        let head = Keep::from(HEAD_KEEP);
+        Prepared { net, before: *before, reference, sums: [[0.0; MAX_HIDDEN]; 2], have: [false; 2], head }
+    }
+
+    /// The same, its choices letting the head judge the contact candidates that `head` keeps of
+    /// those the direct path ranks highest: at most `head.most` (at least one), and only those
+    /// the direct path values within `head.margin` of its best (in cubeless equity). A choice
+    /// keeps [`HEAD_KEEP`] by default; a narrower one costs a rollout less time, as the head's
+    /// work is most of a choice's, and can take a play the default would not.
+    ///
+    /// ```
+    /// use gammon_bot::net::{screen::Keep, NeuralNet, HEAD_KEEP};
+    /// use gammon_backgammon::{legal_plays, Position};
+    /// use gammon_core::dice::Dice;
+    /// let net = NeuralNet::builtin();
+    /// let before = Position::initial();
+    /// let plays = legal_plays(&before, Dice::new(6, 2).unwrap());
+    /// let (best, _) = net.prepare(&before).with_head(Keep::from(HEAD_KEEP)).best_of(&plays);
+    /// assert_eq!(best, net.best_of(&before, &plays).0);
+    /// ```
+    pub fn with_head(self, head: impl Into<Keep>) -> Prepared<'a> {
+        Prepared { head: head.into(), ..self }
     }
 }
 
@@ -557,7 +590,7 @@ impl Prepared<'_> {
     ) {
         eligible.clear();
         eligible.resize(candidates.len(), true);
-        if candidates.len() <= HEAD_KEEP || self.net.contact.head.is_none() {
+        if !self.head.screens(candidates.len()) || self.net.contact.head.is_none() {
             return self.evaluate(candidates, values);
         }
         RANKING.with_borrow_mut(|ranking| {
@@ -665,7 +698,7 @@ impl Prepared<'_> {
         if let Some((r, eligible)) = ranked {
             let net = self.net.net(Class::Contact).expect("a contact net");
             match eligible {
-                Some(eligible) => r.judge_best(net, out, eligible),
+                Some(eligible) => r.judge_best(net, self.head, out, eligible),
                 None => r.judge_all(net, out),
             }
         }
@@ -674,7 +707,7 @@ impl Prepared<'_> {
     /// Leaves what the next [`NeuralNet::prepare`] needs if the game goes on from `chosen`, a
     /// play from the prepared position; deriving its inputs is left to that call, as a bot asked
     /// about unrelated positions never makes it.
-    fn remember(self, chosen: &Play) {
+    pub(crate) fn remember(self, chosen: &Play) {
         let chosen =
             Chosen { after: chosen.position.swapped(), reference: self.reference, touched: touched(chosen) };
         CHOSEN.with_borrow_mut(|c| *c = Some(Last::Chosen(chosen)));

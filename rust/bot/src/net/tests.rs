@@ -179,6 +179,10 @@ fn with_a_head_best_of_judges_the_direct_paths_best_contact_candidates() {
     direct.contact.head = None;
     let (mut full, mut first_layer) = (vec![], vec![]);
     let (mut decisions, mut changed) = (0, 0);
+    // The default (`best_of`), then narrower heads through `with_head`: at most 2, and the
+    // default's 4 only within 0.06 of the direct path's best.
+    let heads =
+        [None, Some(Keep::from(2)), Some(Keep::from(super::HEAD_KEEP).within(0.06)), Some(Keep::from(1))];
     for p in sample_positions(300) {
         for dice in [ALL_ROLLS[2], ALL_ROLLS[9], ALL_ROLLS[15]] {
             let plays = legal_plays(&p, dice);
@@ -192,23 +196,39 @@ fn with_a_head_best_of_judges_the_direct_paths_best_contact_candidates() {
                 .collect();
             let mut ranked = contact.clone();
             ranked.sort_by(|&a, &b| first_layer[b].equity().total_cmp(&first_layer[a].equity()));
-            let eligible = |k: usize| {
-                plays.len() <= super::HEAD_KEEP
-                    || !contact.contains(&k)
-                    || ranked[..super::HEAD_KEEP.min(ranked.len())].contains(&k)
-            };
-            let mut expected = None::<usize>;
-            for k in (0..plays.len()).filter(|&k| eligible(k)) {
-                if expected.is_none_or(|e| full[k].equity() > full[e].equity()) {
-                    expected = Some(k);
+            for head in heads {
+                let keep = head.unwrap_or(Keep::from(super::HEAD_KEEP));
+                let judged: Vec<usize> = ranked
+                    .iter()
+                    .take(keep.most.max(1))
+                    .enumerate()
+                    .take_while(|&(r, &k)| {
+                        r == 0
+                            || first_layer[ranked[0]].equity() - first_layer[k].equity() <= keep.margin as f64
+                    })
+                    .map(|(_, &k)| k)
+                    .collect();
+                let screened = keep.screens(plays.len());
+                let eligible = |k: usize| !screened || !contact.contains(&k) || judged.contains(&k);
+                let mut expected = None::<usize>;
+                for k in (0..plays.len()).filter(|&k| eligible(k)) {
+                    if expected.is_none_or(|e| full[k].equity() > full[e].equity()) {
+                        expected = Some(k);
+                    }
+                }
+                let expected = expected.unwrap();
+                let chosen = match head {
+                    None => net.best_of(&p, &plays),
+                    Some(head) => net.prepare(&p).with_head(head).best_of(&plays),
+                };
+                assert_eq!(chosen, (expected, full[expected]), "{p:?} {} {keep:?}", dice.to_text());
+                if head.is_none() {
+                    let (unscreened, value) = net.prepare(&p).best_of_all(&plays);
+                    assert_eq!(value, full[unscreened]);
+                    decisions += 1;
+                    changed += (unscreened != expected) as u32;
                 }
             }
-            let expected = expected.unwrap();
-            assert_eq!(net.best_of(&p, &plays), (expected, full[expected]), "{p:?} {}", dice.to_text());
-            let (unscreened, value) = net.prepare(&p).best_of_all(&plays);
-            assert_eq!(value, full[unscreened]);
-            decisions += 1;
-            changed += (unscreened != expected) as u32;
         }
     }
     // The direct path rarely misses the head's choice (about one contact decision in 250).

@@ -8,11 +8,15 @@
 //!
 //! OPPONENT is `pubeval` (default), `random`, `net` (the shipped bot at ply 0), `screened` (the
 //! rollouts' net policy, which judges only the plays its screen ranks highest; with `--keep K`,
-//! the bot's own nets judging the K plays the screen ranks highest), `all-replies`
+//! the bot's own nets judging the K plays the screen ranks highest, and with `--head H` and
+//! `--head-margin M` the head of their contact net judging at most H of those its first layer
+//! ranks highest and values within M of its best), `all-replies`
 //! (the bot at PLY judging every reply inside its search, where the bot judges the screen's
 //! best [`REPLY_SCREEN`](gammon_bot::search::REPLY_SCREEN)), `margin` (not the bot: the
 //! rollouts' net policy keeping only the plays its screen scores within `--margin` of its best,
-//! against the same policy without the margin) or `timing`;
+//! against the same policy without the margin), `head` (not the bot either: the bot's nets on
+//! the `--keep` plays, 8 by default, the screen ranks highest, with `--head` and
+//! `--head-margin`, against the same with the head's default) or `timing`;
 //! PAIRS defaults to 10,000 (20,000 games), SEED to 2024; PLY is the bot's search depth
 //! (default 0); NET, a weights file written by the training programs, plays instead of the
 //! shipped weights (so `net PAIRS SEED 0 NET` is a head-to-head against them, and
@@ -23,7 +27,7 @@ use clap::{Parser, ValueEnum};
 use gammon_backgammon::{legal_plays, Backgammon, DiceGame, DiceStream, Position};
 use gammon_bot::duel::backgammon_duel;
 use gammon_bot::net::screen::{Keep, Screen};
-use gammon_bot::net::NeuralNet;
+use gammon_bot::net::{NeuralNet, HEAD_KEEP};
 use gammon_bot::search::Bot;
 use gammon_bot::{BuiltinPolicy, NetPolicy, Policy, PubevalPolicy, RandomPolicy, KEEP};
 use gammon_train::files::read_net;
@@ -48,6 +52,10 @@ enum Opponent {
     /// Not the bot: the rollouts' net policy with a margin on the screen's scores (`--margin`)
     /// against the same policy without it.
     Margin,
+    /// Not the bot: the bot's nets judging the `--keep` plays (default 8) the screen ranks
+    /// highest, the head of their contact net judging as `--head` and `--head-margin` say,
+    /// against the same policy with the head on the default number of plays.
+    Head,
     /// No duel: the mean time of a 0-ply decision of the bot's net.
     Timing,
 }
@@ -80,6 +88,14 @@ struct Options {
     /// ranks highest, rather than the rollouts' net policy.
     #[arg(long)]
     keep: Option<usize>,
+    /// With `--keep`: the most contact plays of a roll the head of the bot's contact net judges
+    /// in that policy, of those its first layer ranks highest.
+    #[arg(long, default_value_t = HEAD_KEEP)]
+    head: usize,
+    /// With `--keep`: how far below the first layer's best (in equity) a play may be valued and
+    /// still be judged by the head.
+    #[arg(long, default_value_t = f32::INFINITY)]
+    head_margin: f32,
 }
 
 /// Mean time of a decision at `ply` over the positions of pubeval self-play games, rolls with a
@@ -149,13 +165,19 @@ fn main() {
         Opponent::Screened => match o.keep {
             Some(keep) => backgammon_duel(
                 &bot,
-                &NetPolicy::new(NeuralNet::builtin(), Screen::builtin(), keep),
+                &NetPolicy::new(NeuralNet::builtin(), Screen::builtin(), keep)
+                    .with_head(Keep::from(o.head).within(o.head_margin)),
                 pairs,
                 seed,
             ),
             None => backgammon_duel(&bot, &BuiltinPolicy::Net, pairs, seed),
         },
         Opponent::AllReplies => backgammon_duel(&bot, &bot.with_reply_screen(0), pairs, seed),
+        Opponent::Head => {
+            let policy = NetPolicy::new(NeuralNet::builtin(), Screen::builtin(), o.keep.unwrap_or(KEEP));
+            let narrower = policy.with_head(Keep::from(o.head).within(o.head_margin));
+            backgammon_duel(&narrower, &policy, pairs, seed)
+        }
         Opponent::Margin => {
             let within =
                 NetPolicy::new(NeuralNet::fast(), Screen::builtin(), Keep::from(KEEP).within(o.margin));
@@ -165,6 +187,7 @@ fn main() {
     let opponent = o.opponent.to_possible_value().expect("every opponent has a name");
     let side = match o.opponent {
         Opponent::Margin => format!("net within {}", o.margin),
+        Opponent::Head => format!("head on {} within {}", o.head, o.head_margin),
         _ => Policy::<Backgammon>::name(&bot).to_string(),
     };
     println!(

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo run --release -p gammon-train --bin train-screen -- [--games 400000] [--alpha 0.002]
-//!     [--seed 1] [--test-games 4000] [--net NET.bin] [--out rust/bot/data/screen-v1.bin]
+//!     [--seed 1] [--test-games 4000] [--net NET.bin] [--from SCREEN.bin] [--out rust/bot/data/screen-v1.bin]
 //! ```
 //!
 //! The full nets (the shipped ones, or `--net`) play themselves at 0-ply; at every roll with
@@ -42,6 +42,10 @@ struct Options {
     /// Weights of the nets to learn from [default: the shipped nets].
     #[arg(long, value_name = "NET.bin")]
     net: Option<PathBuf>,
+    /// A screen to start from instead of random weights; with `--games 0` it is only measured,
+    /// and nothing is written.
+    #[arg(long, value_name = "SCREEN.bin")]
+    from: Option<PathBuf>,
     /// Where the screen goes.
     #[arg(long, value_name = "FILE", default_value = "rust/bot/data/screen-v1.bin")]
     out: PathBuf,
@@ -65,7 +69,13 @@ fn main() {
     let owned = o.net.as_deref().map(|path| read_net(path, "--net"));
     let net = owned.as_ref().unwrap_or_else(|| NeuralNet::builtin());
 
-    let mut screen = Screen::random(seed);
+    let mut screen = match &o.from {
+        Some(path) => {
+            let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+            Screen::from_bytes(&bytes).unwrap_or_else(|e| panic!("{} is not a screen: {e}", path.display()))
+        }
+        None => Screen::random(seed),
+    };
     let start = std::time::Instant::now();
     let (mut squares, mut count) = (0.0f64, 0u64);
     for g in 0..games {
@@ -80,8 +90,10 @@ fn main() {
             (squares, count) = (0.0, 0);
         }
     }
-    save(&o.out, &screen.to_bytes());
-    println!("wrote {}", o.out.display());
+    if games > 0 || o.from.is_none() {
+        save(&o.out, &screen.to_bytes());
+        println!("wrote {}", o.out.display());
+    }
 
     // Held-out games: dice streams after the training ones.
     const KEEPS: usize = 12;
