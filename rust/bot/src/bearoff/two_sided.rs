@@ -14,7 +14,7 @@
 //! The tables are filled by dynamic programming in increasing order of the two sides' total
 //! pips: every roll of a board in its home moves at least one checker, so each pair depends only
 //! on pairs with fewer pips. A roll's plays come from the engine's own move generator
-//! ([`legal_positions`]), so the bear-off rules are the engine's. The mover's value of a play is
+//! ([`legal_positions`](gammon_backgammon::legal_positions)), so the bear-off rules are the engine's. The mover's value of a play is
 //! minus the opponent's value of the pair it leaves, seen from the opponent, who is then on roll:
 //! - win: `1 - win(opponent, after)`, or 1 when the play bore the last checker off;
 //! - no double, cube centred: `-E_centred(opponent, after)`; owned by the mover:

@@ -98,7 +98,7 @@ const ENTERING: usize = 224;
 const WORTHS: [usize; ROLL_FEATURES] =
     [HITS, HITS + 21, HITS + 42, HOME_HITS, 21, 42, ENTERING, ENTERING + 21, FAR_POINTS, ESCAPES, 63];
 
-/// The luck net's weights: one [`Layer`] each for contact, races and bear-offs (both sides
+/// The luck net's weights: one `Layer` each for contact, races and bear-offs (both sides
 /// home), the classes of [`Class`].
 #[derive(Clone, Debug)]
 pub struct LuckNet {

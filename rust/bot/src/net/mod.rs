@@ -713,7 +713,7 @@ impl Prepared<'_> {
         CHOSEN.with_borrow_mut(|c| *c = Some(Last::Chosen(chosen)));
     }
 
-    /// [`Prepared::remember`] for a choice made among the positions of
+    /// `Prepared::remember` for a choice made among the positions of
     /// [`legal_positions_into`](gammon_backgammon::legal_positions_into): `chosen` is the position
     /// after it, seen from the mover. The points compared ([`touched_between`]) give the same
     /// inputs as the play's, as for [`Prepared::evaluate_positions`].
