@@ -16,7 +16,8 @@
 //! rollouts' net policy keeping only the plays its screen scores within `--margin` of its best,
 //! against the same policy without the margin), `head` (not the bot either: the bot's nets on
 //! the `--keep` plays, 8 by default, the screen ranks highest, with `--head` and
-//! `--head-margin`, against the same with the head's default) or `timing`;
+//! `--head-margin`, and with `--screen-margin` the screen's margin too, against the same with the
+//! head's default and no margin) or `timing`;
 //! PAIRS defaults to 10,000 (20,000 games), SEED to 2024; PLY is the bot's search depth
 //! (default 0); NET, a weights file written by the training programs, plays instead of the
 //! shipped weights (so `net PAIRS SEED 0 NET` is a head-to-head against them, and
@@ -96,6 +97,10 @@ struct Options {
     /// still be judged by the head.
     #[arg(long, default_value_t = f32::INFINITY)]
     head_margin: f32,
+    /// For `head`: the narrower side's screen keeps only the plays it scores within this margin
+    /// of its best, too.
+    #[arg(long, default_value_t = f32::INFINITY)]
+    screen_margin: f32,
 }
 
 /// Mean time of a decision at `ply` over the positions of pubeval self-play games, rolls with a
@@ -175,7 +180,9 @@ fn main() {
         Opponent::AllReplies => backgammon_duel(&bot, &bot.with_reply_screen(0), pairs, seed),
         Opponent::Head => {
             let policy = NetPolicy::new(NeuralNet::builtin(), Screen::builtin(), o.keep.unwrap_or(KEEP));
-            let narrower = policy.with_head(Keep::from(o.head).within(o.head_margin));
+            let screen = Keep::from(o.keep.unwrap_or(KEEP)).within(o.screen_margin);
+            let narrower = NetPolicy::new(NeuralNet::builtin(), Screen::builtin(), screen)
+                .with_head(Keep::from(o.head).within(o.head_margin));
             backgammon_duel(&narrower, &policy, pairs, seed)
         }
         Opponent::Margin => {
@@ -187,7 +194,9 @@ fn main() {
     let opponent = o.opponent.to_possible_value().expect("every opponent has a name");
     let side = match o.opponent {
         Opponent::Margin => format!("net within {}", o.margin),
-        Opponent::Head => format!("head on {} within {}", o.head, o.head_margin),
+        Opponent::Head => {
+            format!("head on {} within {}, screen within {}", o.head, o.head_margin, o.screen_margin)
+        }
         _ => Policy::<Backgammon>::name(&bot).to_string(),
     };
     println!(
