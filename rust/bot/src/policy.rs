@@ -320,10 +320,7 @@ impl<'a> NetPolicy<'a> {
         position: &gammon_backgammon::Position,
         plays: &[gammon_backgammon::Play],
     ) -> (usize, Probabilities) {
-        let mut prepared = self.net.prepare(position).with_head(self.head);
-        let (best, value) = prepared.best_of_screened(self.screen, self.keep, plays);
-        prepared.remember(&plays[best]);
-        (best, value)
+        self.net.prepare(position).with_head(self.head).choose_screened(self.screen, self.keep, plays)
     }
 }
 

@@ -1,8 +1,10 @@
 //! The files the programs read and write: weights in the format of [`NeuralNet::to_bytes`],
-//! and labelled positions ([`Sample`]) in fixed-size records.
+//! screens in that of [`Screen::to_bytes`], and labelled positions ([`Sample`]) in fixed-size
+//! records.
 
 use gammon_backgammon::Position;
 use gammon_bot::net::network::OUTPUTS;
+use gammon_bot::net::screen::Screen;
 use gammon_bot::net::NeuralNet;
 use std::io::Write;
 use std::path::Path;
@@ -14,6 +16,16 @@ use std::path::Path;
 pub fn read_net(path: &Path, what: &str) -> NeuralNet {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {what} {}: {e}", path.display()));
     NeuralNet::from_bytes(&bytes).unwrap_or_else(|e| panic!("{what} {}: {e}", path.display()))
+}
+
+/// Reads the screen file at `path` (the format of [`Screen::to_bytes`]); `what` names it in the
+/// panic message.
+///
+/// # Panics
+/// If the file cannot be read or does not hold a screen.
+pub fn read_screen(path: &Path, what: &str) -> Screen {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {what} {}: {e}", path.display()));
+    Screen::from_bytes(&bytes).unwrap_or_else(|e| panic!("{what} {}: {e}", path.display()))
 }
 
 /// Writes `bytes` to `path` through a temporary file beside it, so that a run stopped while

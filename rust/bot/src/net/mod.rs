@@ -286,10 +286,7 @@ impl NeuralNet {
         before: &Position,
         plays: &[Play],
     ) -> (usize, Probabilities) {
-        let mut prepared = self.prepare(before);
-        let (best, value) = prepared.best_of_screened(screen, keep, plays);
-        prepared.remember(&plays[best]);
-        (best, value)
+        self.prepare(before).choose_screened(screen, keep, plays)
     }
 
     /// [`NeuralNet::roll_values`] with each roll's best play chosen as by
@@ -707,7 +704,7 @@ impl Prepared<'_> {
     /// Leaves what the next [`NeuralNet::prepare`] needs if the game goes on from `chosen`, a
     /// play from the prepared position; deriving its inputs is left to that call, as a bot asked
     /// about unrelated positions never makes it.
-    pub(crate) fn remember(self, chosen: &Play) {
+    fn remember(self, chosen: &Play) {
         let chosen =
             Chosen { after: chosen.position.swapped(), reference: self.reference, touched: touched(chosen) };
         CHOSEN.with_borrow_mut(|c| *c = Some(Last::Chosen(chosen)));
@@ -744,6 +741,20 @@ impl Prepared<'_> {
             let (best, value) = self.best_of(subset);
             (kept[best], value)
         })
+    }
+
+    /// [`Prepared::best_of_screened`] as a game's choice: what the next
+    /// [`NeuralNet::prepare`] needs if the game goes on from the play chosen is left for it, as
+    /// [`NeuralNet::best_of_screened`] leaves it.
+    pub fn choose_screened(
+        mut self,
+        screen: &Screen,
+        keep: impl Into<Keep>,
+        plays: &[Play],
+    ) -> (usize, Probabilities) {
+        let (best, value) = self.best_of_screened(screen, keep, plays);
+        self.remember(&plays[best]);
+        (best, value)
     }
 
     /// [`Prepared::best_of`] with every candidate judged in full, the head on each: the first

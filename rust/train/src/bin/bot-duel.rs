@@ -179,10 +179,14 @@ fn main() {
         },
         Opponent::AllReplies => backgammon_duel(&bot, &bot.with_reply_screen(0), pairs, seed),
         Opponent::Head => {
-            let policy = NetPolicy::new(NeuralNet::builtin(), Screen::builtin(), o.keep.unwrap_or(KEEP));
-            let screen = Keep::from(o.keep.unwrap_or(KEEP)).within(o.screen_margin);
-            let narrower = NetPolicy::new(NeuralNet::builtin(), Screen::builtin(), screen)
-                .with_head(Keep::from(o.head).within(o.head_margin));
+            let keep = o.keep.unwrap_or(KEEP);
+            let policy = NetPolicy::new(NeuralNet::builtin(), Screen::builtin(), keep);
+            let narrower = NetPolicy::new(
+                NeuralNet::builtin(),
+                Screen::builtin(),
+                Keep::from(keep).within(o.screen_margin),
+            )
+            .with_head(Keep::from(o.head).within(o.head_margin));
             backgammon_duel(&narrower, &policy, pairs, seed)
         }
         Opponent::Margin => {

@@ -18,7 +18,7 @@ use clap::Parser;
 use gammon_backgammon::{Play, Position};
 use gammon_bot::net::screen::Screen;
 use gammon_bot::net::NeuralNet;
-use gammon_train::files::{read_net, save};
+use gammon_train::files::{read_net, read_screen, save};
 use gammon_train::selfplay::{best, self_play};
 use std::path::PathBuf;
 
@@ -69,13 +69,8 @@ fn main() {
     let owned = o.net.as_deref().map(|path| read_net(path, "--net"));
     let net = owned.as_ref().unwrap_or_else(|| NeuralNet::builtin());
 
-    let mut screen = match &o.from {
-        Some(path) => {
-            let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-            Screen::from_bytes(&bytes).unwrap_or_else(|e| panic!("{} is not a screen: {e}", path.display()))
-        }
-        None => Screen::random(seed),
-    };
+    let mut screen =
+        o.from.as_deref().map_or_else(|| Screen::random(seed), |path| read_screen(path, "--from"));
     let start = std::time::Instant::now();
     let (mut squares, mut count) = (0.0f64, 0u64);
     for g in 0..games {
