@@ -4,7 +4,7 @@
 //! cargo run --release -p gammon-train --bin refine -- --net IN.bin --dir DIR
 //!     [--positions 200000] [--label ply1|ply2|rollout:TRIALS:PLIES] [--epochs 6] [--alpha 0.01]
 //!     [--alpha-end 0.001] [--explore 0.1] [--seed 1] [--duel-pairs 5000] [--widen HIDDEN]
-//!     [--deepen UNITS] [--batch 0] [--also FILE,FILE] [--out DIR/refined.bin]
+//!     [--deepen UNITS] [--batch 0] [--also FILE,FILE] [--focus 0] [--out DIR/refined.bin]
 //! ```
 //!
 //! Self-play at 0-ply says what a position is worth one roll later; a search that looks a ply or
@@ -19,7 +19,8 @@
 //! The labels: `ply1` and `ply2` are the net searching one or two plies ahead (the average over
 //! the 21 rolls of the best play's value, the replies judged at 0-ply); `rollout:TRIALS:PLIES`
 //! is a rollout of TRIALS games by the net at 0-ply, each stopped after PLIES plies and finished
-//! by the net's judgement, with the luck of every roll subtracted (seeded by the position's
+//! by the net's judgement (`rollout:TRIALS:full` plays them to the end, so no error of the net's
+//! judgement that lasts longer than the truncation is left in the label), with the luck of every roll subtracted (seeded by the position's
 //! place in the data, so reproducible); as in the shipped rollouts, the net judges only the
 //! plays of each roll that the shipped screen ranks highest ([`NetPolicy`]). `--widen` grows
 //! the contact net to that many hidden units before training, the new units starting silent
@@ -32,9 +33,12 @@
 //! each weight's step about the rate in size. Adam fits a wide contact net much better than
 //! per-position steps do, and that shows in play. A batch's gradient is summed over pieces of a
 //! fixed size in order, so the result does not depend on the thread count. `--also` adds
-//! labelled data files made by earlier runs (other seeds) to the training data.
+//! labelled data files made by earlier runs (other seeds) to the training data. `--focus E`
+//! spends a costly label only where the net's own value and its 1-ply search's differ by at
+//! least `E` in equity, the positions it judges worst by its own deeper look.
 //!
-//! The labelled positions go to `DIR/data-SEED-LABEL.bin` in blocks as they are made (records of
+//! The labelled positions go to `DIR/data-SEED-LABEL.bin` (`data-SEED-LABEL-focusE.bin` with
+//! `--focus`) in blocks as they are made (records of
 //! [`Sample`]: the game number, the 26 signed counts of the position and its five f32 labels),
 //! so an interrupted run resumes where it stopped, and a later run with other training settings
 //! reuses them. Positions of game `g` come from dice
@@ -82,7 +86,7 @@ struct Options {
     #[arg(long, value_name = "N", default_value_t = 200_000)]
     positions: usize,
     /// The labels: ply1 or ply2 (the net's search), or rollout:TRIALS:PLIES (truncated,
-    /// variance-reduced rollouts by the net).
+    /// variance-reduced rollouts by the net; PLIES `full` plays every game to its end).
     #[arg(long, value_name = "LABEL", default_value = "ply1")]
     label: Label,
     /// Passes over the shuffled data.
@@ -118,6 +122,10 @@ struct Options {
     /// Labelled data files of earlier runs to train on as well, comma-separated.
     #[arg(long, value_name = "FILE,FILE", value_delimiter = ',')]
     also: Vec<PathBuf>,
+    /// Label only the positions whose value at 1-ply differs from the net's own (0-ply) by at
+    /// least this much cubeless equity; 0 labels every position.
+    #[arg(long, value_name = "EQUITY", default_value_t = 0.0)]
+    focus: f64,
 }
 
 /// What a position's label is.
@@ -125,20 +133,22 @@ struct Options {
 enum Label {
     /// The net searching this many plies ahead.
     Search(u8),
-    /// A variance-reduced rollout: trials, plies before the net's judgement ends a game.
-    Rollout(u64, u32),
+    /// A variance-reduced rollout: trials, plies before the net's judgement ends a game (`None`:
+    /// every game played to its end).
+    Rollout(u64, Option<u32>),
 }
 
 impl FromStr for Label {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Label, String> {
-        let wrong = || format!("{text:?} is not ply1, ply2 or rollout:TRIALS:PLIES");
+        let wrong = || format!("{text:?} is not ply1, ply2, rollout:TRIALS:PLIES or rollout:TRIALS:full");
         match text.split(':').collect::<Vec<_>>()[..] {
             ["ply1"] => Ok(Label::Search(1)),
             ["ply2"] => Ok(Label::Search(2)),
             ["rollout", trials, plies] => {
-                Ok(Label::Rollout(trials.parse().map_err(|_| wrong())?, plies.parse().map_err(|_| wrong())?))
+                let plies = if plies == "full" { None } else { Some(plies.parse().map_err(|_| wrong())?) };
+                Ok(Label::Rollout(trials.parse().map_err(|_| wrong())?, plies))
             }
             _ => Err(wrong()),
         }
@@ -149,7 +159,8 @@ impl Label {
     fn name(&self) -> String {
         match self {
             Label::Search(ply) => format!("ply{ply}"),
-            Label::Rollout(trials, plies) => format!("rollout{trials}x{plies}"),
+            Label::Rollout(trials, Some(plies)) => format!("rollout{trials}x{plies}"),
+            Label::Rollout(trials, None) => format!("rollout{trials}xfull"),
         }
     }
 
@@ -162,7 +173,7 @@ impl Label {
                     trials,
                     seed: index,
                     threads: Some(1),
-                    truncate: Some(plies),
+                    truncate: plies,
                     ..RolloutOptions::default()
                 };
                 let policy = NetPolicy::new(bot.net(), Screen::builtin(), KEEP);
@@ -190,9 +201,25 @@ fn game_positions(net: &NeuralNet, seed: u64, game: u64, explore: f64) -> Vec<Po
     found
 }
 
+/// The positions where the net's own value is furthest from its 1-ply search's: at least `focus`
+/// apart in cubeless equity (all of them when `focus` is 0). Those are where the net is wrong
+/// by its own deeper judgement, so a costly label teaches it most there.
+fn focused(bot: &Bot, positions: Vec<(u32, Position)>, focus: f64) -> Vec<(u32, Position)> {
+    if focus <= 0.0 {
+        return positions;
+    }
+    positions
+        .into_par_iter()
+        .filter(|(_, p)| {
+            (bot.position_value(p, 1).equity() - bot.position_value(p, 0).equity()).abs() >= focus
+        })
+        .collect()
+}
+
 /// Makes (or finishes making) the labelled data set.
 fn data(o: &Options, net: &NeuralNet, log: &Log) -> Vec<Sample> {
-    let path = o.dir.join(format!("data-{}-{}.bin", o.seed, o.label.name()));
+    let focus = if o.focus > 0.0 { format!("-focus{}", o.focus) } else { String::new() };
+    let path = o.dir.join(format!("data-{}-{}{focus}.bin", o.seed, o.label.name()));
     let mut samples = std::fs::read(&path).map(|b| Sample::read_all(&b)).unwrap_or_default();
     let bot = Bot::with_net(net, 0).expect("ply 0");
     let start = Instant::now();
@@ -214,6 +241,7 @@ fn data(o: &Options, net: &NeuralNet, log: &Log) -> Vec<Sample> {
             })
             .collect::<Vec<_>>()
             .concat();
+        let positions = focused(&bot, positions, o.focus);
         let first = samples.len();
         let block: Vec<Sample> = positions
             .par_iter()
@@ -403,5 +431,6 @@ mod tests {
         assert_eq!((o.positions, o.epochs, o.batch, o.duel_pairs), (200_000, 6, 0, 5000));
         assert!("ply3".parse::<Label>().is_err());
         assert!("rollout:36".parse::<Label>().is_err());
+        assert_eq!("rollout:12:full".parse::<Label>().unwrap().name(), "rollout12xfull");
     }
 }
