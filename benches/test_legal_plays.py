@@ -7,13 +7,14 @@ path's play count is checked against GNU Backgammon's for the same work.
 
 from __future__ import annotations
 
+import sys
 import time
 
 import pytest
 
 from gammon import _core, legal_plays_batch
 
-from bench_data import ROLLS, gnubg_count
+from bench_data import ROLLS, ROOT, gnubg_count
 
 
 def best_seconds(fn, repeat: int = 5) -> float:
@@ -68,9 +69,12 @@ def test_against_gnubg_move_generator(position_set):
     gnubg_nn = pytest.importorskip(
         "gnubg_nn", reason="needs GNU Backgammon's move generator: pip install gnubg-nn==1.1.0a11"
     )
+    sys.path.insert(0, str(ROOT / "tools"))
+    from gnubg_duel import gnubg_board
+
     name, positions, _, _ = position_set
     sample = positions[:300]
-    boards = [_gnubg_board(p.to_list()) for p in sample]
+    boards = [gnubg_board(p) for p in sample]
     calls = len(sample) * len(ROLLS)
 
     def ours() -> int:
@@ -98,10 +102,3 @@ def test_against_gnubg_move_generator(position_set):
         f"{us['gnubg'] / us['ours']:.2f}x and {us['gnubg'] / us['ours + position']:.2f}x its speed; "
         f"the positions as an array (legal_positions) {us['array']:.2f} us, {us['gnubg'] / us['array']:.2f}x"
     )
-
-
-def _gnubg_board(board: list[int]) -> list[list[int]]:
-    """gnubg's two 25-slot lists (opponent first), each in its owner's numbering, bar last."""
-    ours = [max(board[i], 0) for i in range(1, 25)] + [board[25]]
-    theirs = [max(-board[25 - i], 0) for i in range(1, 25)] + [-board[0]]
-    return [theirs, ours]
