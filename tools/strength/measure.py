@@ -8,11 +8,14 @@ figure and holds the tables this prints::
     python tools/strength/measure.py              # both tables, in a few seconds
     python tools/strength/measure.py cube --plies 0
     python tools/strength/measure.py probabilities
-    python tools/strength/measure.py labels --rollouts 36x7 144x7
+    python tools/strength/measure.py labels --rollouts 36x7 144x7 36xfull
+    python tools/strength/measure.py cube --plies 0 --cube-rollouts 36x7 36xfull
 
 ``labels`` judges the teachers a net can learn from (``refine``'s labels), not the bot: the
 cubeless equity of the bot's net at 0-ply and 1-ply and of its variance-reduced rollouts of
-TRIALS games truncated after PLIES plies, each against gnubg 2-ply on the probability fixture.
+TRIALS games truncated after PLIES plies (``full``: played to the end), each against gnubg 2-ply
+on the probability fixture. ``--cube-rollouts`` adds to the cube table our cube model fed those
+rollouts' probabilities: what a 0-ply net that had learned them exactly would decide.
 
 Cube decisions, for each case, by gnubg 2-ply's three cubeful equities (normalised to the cube,
 for the player on roll) ``nd``, ``dt``, ``dp``:
@@ -120,9 +123,10 @@ class Tally:
         )
 
 
-def cube(plies: list[int], limit: int | None) -> None:
+def cube(plies: list[int], limit: int | None, rollouts: list[str] = ()) -> None:
     rows = list(csv.DictReader(open(FIXTURES / "cube_cases.csv")))[:limit]
-    deciders = ["gnubg 0-ply", MODEL] + [f"Bot(ply={p})" for p in plies]
+    by_rollout = [f"our model, our rollout {shape}'s probabilities" for shape in rollouts]
+    deciders = ["gnubg 0-ply", MODEL] + [f"Bot(ply={p})" for p in plies] + by_rollout
     bots = {f"Bot(ply={p})": Bot(ply=p) for p in plies}
     tallies: dict[tuple[str, str], Tally] = defaultdict(Tally)
     groups_order: list[str] = []
@@ -142,6 +146,12 @@ def cube(plies: list[int], limit: int | None) -> None:
         referee_probabilities = [float(row[k]) for k in OUTPUTS[:5]]
         model = ctx.decide(position, referee_probabilities)
         verdicts[MODEL] = (model.double, model.take)
+        # The same model fed our own rollout's cubeless probabilities: what a net that learned
+        # those rollouts perfectly would give at 0-ply.
+        for shape, name in zip(rollouts, by_rollout):
+            r = label_rollout(position, shape)
+            decided = ctx.decide(position, cumulative(r))
+            verdicts[name] = (decided.double, decided.take)
         for name, bot in bots.items():
             start = time.perf_counter()
             action = bot.cube_action(position, ctx)
@@ -235,6 +245,24 @@ def probabilities(limit: int | None) -> None:
             print(f"| {cls} ({int(s[6])}) | {name} | {cells} |")
 
 
+def label_rollout(position: Position, shape: str):
+    """A rollout as ``refine``'s labels make it: ``TRIALSxPLIES``, or ``TRIALSxfull`` for games
+    played to the end. net-all: the bot's net judging every play, as the labels do with the
+    rollouts' screen in front of it (no difference a duel can see)."""
+    trials, plies = shape.split("x")
+    truncate = None if plies == "full" else int(plies)
+    return rollout(position, trials=int(trials), truncate=truncate, policy="net-all", seed=1)
+
+
+def cumulative(r) -> list[float]:
+    """A rollout's five chances made cumulative: with variance reduction a small one can come
+    out a little below zero or above the one it is part of."""
+    win = min(max(r.win, 0.0), 1.0)
+    wg = min(max(r.win_gammon, 0.0), win)
+    lg = min(max(r.lose_gammon, 0.0), 1.0 - win)
+    return [win, wg, min(max(r.win_backgammon, 0.0), wg), lg, min(max(r.lose_backgammon, 0.0), lg)]
+
+
 def labels(rollouts: list[str], limit: int | None) -> None:
     """Root-mean-square equity error of each label source against gnubg 2-ply, by class."""
     rows = list(csv.DictReader(open(FIXTURES / "probabilities.csv")))[:limit]
@@ -243,12 +271,7 @@ def labels(rollouts: list[str], limit: int | None) -> None:
         f"net-v7 {ply}-ply": (lambda p, ply=ply: bots[ply].evaluate(p).equity) for ply in bots
     }
     for shape in rollouts:
-        trials, plies = (int(v) for v in shape.split("x"))
-        # net-all: the bot's net judging every play, as refine's rollout labels do with the
-        # rollouts' screen in front of it (no difference a duel can see).
-        sources[f"rollout {shape}"] = lambda p, t=trials, n=plies: (
-            rollout(p, trials=t, truncate=n, policy="net-all", seed=1).equity
-        )
+        sources[f"rollout {shape}"] = lambda p, shape=shape: label_rollout(p, shape).equity
     print(f"Root-mean-square equity error against gnubg 2-ply: {len(rows)} positions")
     print()
     print("| label | " + " | ".join(CLASS_ORDER) + " | seconds |")
@@ -271,11 +294,17 @@ def main() -> None:
     parser.add_argument("--plies", type=int, nargs="+", default=[0, 1], help="the bot's depths")
     parser.add_argument("--limit", type=int, default=None, help="only the first N rows")
     parser.add_argument(
-        "--rollouts", nargs="*", default=["36x7"], help="labels: TRIALSxPLIES of each rollout label"
+        "--rollouts", nargs="*", default=["36x7"], help="labels: TRIALSxPLIES (or TRIALSxfull) of each"
+    )
+    parser.add_argument(
+        "--cube-rollouts",
+        nargs="*",
+        default=[],
+        help="cube: also our model fed our rollouts' probabilities, TRIALSxPLIES or TRIALSxfull",
     )
     args = parser.parse_args()
     if args.what in ("cube", "all"):
-        cube(args.plies, args.limit)
+        cube(args.plies, args.limit, args.cube_rollouts)
         print()
     if args.what in ("probabilities", "all"):
         probabilities(args.limit)
