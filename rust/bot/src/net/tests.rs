@@ -332,7 +332,9 @@ fn a_game_goes_on_from_the_inputs_of_the_chosen_play() {
 #[test]
 fn screened_best_is_the_best_of_the_kept_plays() {
     let (net, screen) = (NeuralNet::builtin(), Screen::builtin());
-    let (mut values, mut kept) = (vec![], vec![]);
+    let mut direct = net.clone();
+    direct.contact.head = None;
+    let (mut values, mut first_layer, mut kept) = (vec![], vec![], vec![]);
     let mut differs = 0;
     for p in sample_positions(200) {
         for roll in [ALL_ROLLS[3], ALL_ROLLS[20]] {
@@ -342,8 +344,22 @@ fn screened_best_is_the_best_of_the_kept_plays() {
             assert!(kept.contains(&k), "{p:?} {roll:?}");
             net.evaluate_plays(&p, &plays, &mut values);
             assert_eq!(v, values[k]);
-            // The first best of the kept plays.
-            for &j in &kept {
+            // The first best of the kept plays that the head judges: of the kept contact
+            // candidates, only the HEAD_KEEP that the direct path ranks highest.
+            direct.evaluate_plays(&p, &plays, &mut first_layer);
+            let mut contact: Vec<usize> = kept
+                .iter()
+                .copied()
+                .filter(|&j| {
+                    let after = plays[j].position.swapped();
+                    Backgammon.result(&after).is_none() && Class::of(&after) == Class::Contact
+                })
+                .collect();
+            let all_contact = contact.clone();
+            contact.sort_by(|&a, &b| first_layer[b].equity().total_cmp(&first_layer[a].equity()));
+            let screened = Keep::from(super::HEAD_KEEP).screens(kept.len());
+            let judged = &contact[..contact.len().min(super::HEAD_KEEP)];
+            for &j in kept.iter().filter(|j| !screened || !all_contact.contains(j) || judged.contains(j)) {
                 assert!(values[j].equity() < v.equity() || (values[j].equity() == v.equity() && j >= k));
             }
             // Keeping every play is the plain best.
