@@ -172,6 +172,37 @@ fn best_of_is_the_first_best_candidate() {
     }
 }
 
+/// Of the `candidates` (indices into `plays`), those that leave a contact position with the game
+/// going on, and of those the ones a head keeping `keep` judges: the best by the direct path's
+/// values `first_layer`, at most `keep.most` (at least one), within `keep.margin` of the best.
+fn head_judged(
+    plays: &[Play],
+    candidates: &[usize],
+    first_layer: &[Probabilities],
+    keep: Keep,
+) -> (Vec<usize>, Vec<usize>) {
+    let contact: Vec<usize> = candidates
+        .iter()
+        .copied()
+        .filter(|&k| {
+            let after = plays[k].position.swapped();
+            Backgammon.result(&after).is_none() && Class::of(&after) == Class::Contact
+        })
+        .collect();
+    let mut ranked = contact.clone();
+    ranked.sort_by(|&a, &b| first_layer[b].equity().total_cmp(&first_layer[a].equity()));
+    let judged = ranked
+        .iter()
+        .take(keep.most.max(1))
+        .enumerate()
+        .take_while(|&(r, &k)| {
+            r == 0 || first_layer[ranked[0]].equity() - first_layer[k].equity() <= keep.margin as f64
+        })
+        .map(|(_, &k)| k)
+        .collect();
+    (contact, judged)
+}
+
 #[test]
 fn with_a_head_best_of_judges_the_direct_paths_best_contact_candidates() {
     let net = NeuralNet::builtin();
@@ -188,26 +219,10 @@ fn with_a_head_best_of_judges_the_direct_paths_best_contact_candidates() {
             let plays = legal_plays(&p, dice);
             net.evaluate_plays(&p, &plays, &mut full);
             direct.evaluate_plays(&p, &plays, &mut first_layer);
-            let contact: Vec<usize> = (0..plays.len())
-                .filter(|&k| {
-                    let after = plays[k].position.swapped();
-                    Backgammon.result(&after).is_none() && Class::of(&after) == Class::Contact
-                })
-                .collect();
-            let mut ranked = contact.clone();
-            ranked.sort_by(|&a, &b| first_layer[b].equity().total_cmp(&first_layer[a].equity()));
+            let every: Vec<usize> = (0..plays.len()).collect();
             for head in heads {
                 let keep = head.unwrap_or(Keep::from(super::HEAD_KEEP));
-                let judged: Vec<usize> = ranked
-                    .iter()
-                    .take(keep.most.max(1))
-                    .enumerate()
-                    .take_while(|&(r, &k)| {
-                        r == 0
-                            || first_layer[ranked[0]].equity() - first_layer[k].equity() <= keep.margin as f64
-                    })
-                    .map(|(_, &k)| k)
-                    .collect();
+                let (contact, judged) = head_judged(&plays, &every, &first_layer, keep);
                 let screened = keep.screens(plays.len());
                 let eligible = |k: usize| !screened || !contact.contains(&k) || judged.contains(&k);
                 let mut expected = None::<usize>;
@@ -347,19 +362,10 @@ fn screened_best_is_the_best_of_the_kept_plays() {
             // The first best of the kept plays that the head judges: of the kept contact
             // candidates, only the HEAD_KEEP that the direct path ranks highest.
             direct.evaluate_plays(&p, &plays, &mut first_layer);
-            let mut contact: Vec<usize> = kept
-                .iter()
-                .copied()
-                .filter(|&j| {
-                    let after = plays[j].position.swapped();
-                    Backgammon.result(&after).is_none() && Class::of(&after) == Class::Contact
-                })
-                .collect();
-            let all_contact = contact.clone();
-            contact.sort_by(|&a, &b| first_layer[b].equity().total_cmp(&first_layer[a].equity()));
-            let screened = Keep::from(super::HEAD_KEEP).screens(kept.len());
-            let judged = &contact[..contact.len().min(super::HEAD_KEEP)];
-            for &j in kept.iter().filter(|j| !screened || !all_contact.contains(j) || judged.contains(j)) {
+            let head = Keep::from(super::HEAD_KEEP);
+            let (contact, judged) = head_judged(&plays, &kept, &first_layer, head);
+            let screened = head.screens(kept.len());
+            for &j in kept.iter().filter(|j| !screened || !contact.contains(j) || judged.contains(j)) {
                 assert!(values[j].equity() < v.equity() || (values[j].equity() == v.equity() && j >= k));
             }
             // Keeping every play is the plain best.
