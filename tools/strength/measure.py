@@ -34,7 +34,7 @@ import csv
 import math
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from gammon import Bot, CubeContext, Position, rollout
@@ -123,7 +123,7 @@ class Tally:
         )
 
 
-def cube(plies: list[int], limit: int | None, rollouts: list[str] = ()) -> None:
+def cube(plies: list[int], limit: int | None, rollouts: Sequence[str] = ()) -> None:
     rows = list(csv.DictReader(open(FIXTURES / "cube_cases.csv")))[:limit]
     by_rollout = [f"our model, our rollout {shape}'s probabilities" for shape in rollouts]
     deciders = ["gnubg 0-ply", MODEL] + [f"Bot(ply={p})" for p in plies] + by_rollout
