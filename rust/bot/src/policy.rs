@@ -1,7 +1,7 @@
 //! The built-in backgammon policies, chosen by name, and the net policy behind them.
 
 use super::net::screen::{Keep, Screen};
-use super::net::{NeuralNet, HEAD_KEEP};
+use super::net::{NeuralNet, Prepared, HEAD_KEEP};
 use super::{Evaluator, Policy, Probabilities, PubevalPolicy, RandomPolicy};
 use gammon_backgammon::dice_game::Backgammon;
 use gammon_backgammon::legal_positions_into;
@@ -67,7 +67,11 @@ impl BuiltinPolicy {
     fn net_policy(&self) -> Option<NetPolicy<'static>> {
         let (net, keep, head) = match self {
             BuiltinPolicy::Net => (NeuralNet::fast(), KEEP, Keep::from(HEAD_KEEP)),
-            BuiltinPolicy::NetWide => (NeuralNet::builtin(), KEEP, WIDE_HEAD),
+            BuiltinPolicy::NetWide => {
+                let policy =
+                    NetPolicy::new(NeuralNet::builtin(), Screen::builtin(), KEEP).with_head(WIDE_HEAD);
+                return Some(policy.with_integer_head(true));
+            }
             BuiltinPolicy::NetAll => (NeuralNet::builtin(), usize::MAX, Keep::from(HEAD_KEEP)),
             _ => return None,
         };
@@ -298,13 +302,14 @@ pub struct NetPolicy<'a> {
     screen: &'a Screen,
     keep: Keep,
     head: Keep,
+    integer_head: bool,
 }
 
 impl<'a> NetPolicy<'a> {
     /// `net` choosing among the plays `screen` ranks highest: `keep` of them, or as [`Keep`]
     /// says.
     pub fn new(net: &'a NeuralNet, screen: &'a Screen, keep: impl Into<Keep>) -> NetPolicy<'a> {
-        NetPolicy { net, screen, keep: keep.into(), head: Keep::from(HEAD_KEEP) }
+        NetPolicy { net, screen, keep: keep.into(), head: Keep::from(HEAD_KEEP), integer_head: false }
     }
 
     /// The same, the head of the contact net judging the candidates `head` keeps of those its
@@ -314,13 +319,25 @@ impl<'a> NetPolicy<'a> {
         NetPolicy { head: head.into(), ..self }
     }
 
+    /// The same, with `on`, the head judging in integers where the net has an integer head
+    /// ([`Prepared::with_integer_head`](super::net::Prepared::with_integer_head)).
+    pub fn with_integer_head(self, on: bool) -> NetPolicy<'a> {
+        NetPolicy { integer_head: on, ..self }
+    }
+
+    /// `position` made ready for this policy's net to judge the plays of a roll.
+    fn prepare(&self, position: &gammon_backgammon::Position, again: bool) -> Prepared<'a> {
+        let prepared = if again { self.net.prepare_again(position) } else { self.net.prepare(position) };
+        prepared.with_head(self.head).with_integer_head(self.integer_head)
+    }
+
     /// The best of `plays` from `position`, as this policy chooses, and its value.
     fn best_of(
         &self,
         position: &gammon_backgammon::Position,
         plays: &[gammon_backgammon::Play],
     ) -> (usize, Probabilities) {
-        self.net.prepare(position).with_head(self.head).choose_screened(self.screen, self.keep, plays)
+        self.prepare(position, false).choose_screened(self.screen, self.keep, plays)
     }
 }
 
@@ -387,7 +404,7 @@ impl Policy<Backgammon> for NetPolicy<'_> {
             };
             // `prepare_again` leaves the last choice's inputs in place for the plays' path
             // should the choice fall to it.
-            let mut prepared = self.net.prepare_again(position).with_head(self.head);
+            let mut prepared = self.prepare(position, true);
             let (best, value) = prepared.best_of_positions(candidates)?;
             let after = candidates[best];
             prepared.remember_position(&after);
@@ -458,7 +475,8 @@ mod tests {
                 let all = BuiltinPolicy::NetAll.choose(&Backgammon, &p, roll, &plays, &mut stream);
                 let wide = BuiltinPolicy::NetWide.choose(&Backgammon, &p, roll, &plays, &mut stream);
                 assert_eq!(screened, net.best_of_screened(screen, KEEP, &p, &plays).0);
-                let mut wide_net = NeuralNet::builtin().prepare(&p).with_head(WIDE_HEAD);
+                let mut wide_net =
+                    NeuralNet::builtin().prepare(&p).with_head(WIDE_HEAD).with_integer_head(true);
                 assert_eq!(wide, wide_net.best_of_screened(screen, KEEP, &plays).0);
                 assert_eq!(all, bot.best_index(&p, &plays));
             }

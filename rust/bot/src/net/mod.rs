@@ -27,6 +27,7 @@
 
 pub mod head;
 pub mod inputs;
+pub mod integer_head;
 pub mod luck;
 pub mod network;
 pub mod screen;
@@ -38,6 +39,7 @@ use gammon_backgammon::dice_game::{Backgammon, DiceGame};
 use gammon_backgammon::moves::Play;
 use gammon_core::error::{Error, Result};
 use inputs::{encode, touched, touched_between, Reference, INPUTS, SIDE_INPUTS};
+use integer_head::IntegerHead;
 use network::{Network, MAX_HIDDEN, OUTPUTS};
 use screen::{Keep, Screen};
 use std::sync::OnceLock;
@@ -79,6 +81,9 @@ pub struct Prepared<'a> {
     have: [bool; 2],
     /// Which contact candidates of a choice the head judges ([`Prepared::with_head`]).
     head: Keep,
+    /// The contact net's head in integers, judging instead of it
+    /// ([`Prepared::with_integer_head`]).
+    integer: Option<&'a IntegerHead>,
 }
 
 /// Net outputs turned into cumulative probabilities that respect `win >= win_gammon >=
@@ -127,6 +132,8 @@ static FAST: &[u8] = include_bytes!("../../data/net-v4.bin");
 /// search remember values found with them ([`NeuralNet::shipped`]).
 static BUILTIN_NET: OnceLock<NeuralNet> = OnceLock::new();
 static FAST_NET: OnceLock<NeuralNet> = OnceLock::new();
+/// The head of the bot's contact net in integers, made once when first asked for.
+static BUILTIN_INTEGER_HEAD: OnceLock<Option<IntegerHead>> = OnceLock::new();
 
 impl NeuralNet {
     /// Untrained nets with `hidden` units each (the start of training).
@@ -176,6 +183,22 @@ impl NeuralNet {
         } else {
             0
         }
+    }
+
+    /// The head of the contact net with its input layer in integers ([`IntegerHead`]), for
+    /// the bot's shipped nets only (`None` for any other, whose weights training may still
+    /// change, and for a head the integer kernels do not take).
+    ///
+    /// ```
+    /// use gammon_bot::net::NeuralNet;
+    /// assert!(NeuralNet::builtin().integer_head().is_some());
+    /// assert!(NeuralNet::fast().integer_head().is_none());
+    /// ```
+    pub fn integer_head(&self) -> Option<&'static IntegerHead> {
+        if self.shipped() != 1 {
+            return None;
+        }
+        BUILTIN_INTEGER_HEAD.get_or_init(|| self.contact.head.as_ref().and_then(IntegerHead::new)).as_ref()
     }
 
     /// Reads weights written by [`NeuralNet::to_bytes`].
@@ -470,7 +493,7 @@ impl Ranking {
     /// Replaces the first layer's values in `values` of every listed candidate by `net`'s whole
     /// judgement.
     #[inline(always)]
-    fn judge_all(&mut self, net: &Network, values: &mut [Probabilities]) {
+    fn judge_all(&mut self, net: Judge, values: &mut [Probabilities]) {
         let Ranking { candidates, hidden, order } = self;
         order.clear();
         order.extend(0..candidates.len() as u32);
@@ -481,7 +504,7 @@ impl Ranking {
     /// of those it ranks highest (the first of equals first, as a choice takes them) by `net`'s
     /// whole judgement, and marks the other listed candidates not `eligible`.
     #[inline(always)]
-    fn judge_best(&mut self, net: &Network, head: Keep, values: &mut [Probabilities], eligible: &mut [bool]) {
+    fn judge_best(&mut self, net: Judge, head: Keep, values: &mut [Probabilities], eligible: &mut [bool]) {
         let Ranking { candidates, hidden, order } = self;
         order.clear();
         order.extend(0..candidates.len() as u32);
@@ -502,21 +525,38 @@ impl Ranking {
     }
 }
 
+/// The contact net that judges a choice's best candidates in full, and its head in integers if
+/// that judges instead ([`Prepared::with_integer_head`]).
+type Judge<'a> = (&'a Network, Option<&'a IntegerHead>);
+
 /// Replaces the values in `values` of the listed candidates at `places` (places in the list of
 /// `candidates`, whose hidden activations `hidden` holds in the same order) by `net`'s whole
 /// judgement, two at a time: the head judges a pair in one pass over its weights.
 #[inline(always)]
-fn judge(net: &Network, candidates: &[u32], hidden: &[f32], places: &[u32], values: &mut [Probabilities]) {
+fn judge(
+    (net, integer): Judge,
+    candidates: &[u32],
+    hidden: &[f32],
+    places: &[u32],
+    values: &mut [Probabilities],
+) {
     let width = net.hidden();
     let hidden_of = |place: u32| &hidden[place as usize * width..(place as usize + 1) * width];
     for pair in places.chunks(2) {
         let k = |i: usize| candidates[pair[i] as usize] as usize;
         if let [a, b] = *pair {
-            let y = net.outputs_pair([hidden_of(a), hidden_of(b)]);
+            let y = match integer {
+                Some(head) => net.outputs_pair_integer(head, [hidden_of(a), hidden_of(b)]),
+                None => net.outputs_pair([hidden_of(a), hidden_of(b)]),
+            };
             values[k(0)] = consistent(&y[0]).flipped();
             values[k(1)] = consistent(&y[1]).flipped();
         } else {
-            values[k(0)] = consistent(&net.outputs(hidden_of(pair[0]))).flipped();
+            let y = match integer {
+                Some(head) => net.outputs_integer(head, hidden_of(pair[0])),
+                None => net.outputs(hidden_of(pair[0])),
+            };
+            values[k(0)] = consistent(&y).flipped();
         }
     }
 }
@@ -524,7 +564,8 @@ fn judge(net: &Network, candidates: &[u32], hidden: &[f32], places: &[u32], valu
 impl<'a> Prepared<'a> {
     fn new(net: &'a NeuralNet, before: &Position, reference: Reference) -> Prepared<'a> {
         let head = Keep::from(HEAD_KEEP);
-        Prepared { net, before: *before, reference, sums: [[0.0; MAX_HIDDEN]; 2], have: [false; 2], head }
+        let (sums, have, integer) = ([[0.0; MAX_HIDDEN]; 2], [false; 2], None);
+        Prepared { net, before: *before, reference, sums, have, head, integer }
     }
 
     /// The same, its choices letting the head judge the contact candidates that `head` keeps of
@@ -545,6 +586,15 @@ impl<'a> Prepared<'a> {
     /// ```
     pub fn with_head(self, head: impl Into<Keep>) -> Prepared<'a> {
         Prepared { head: head.into(), ..self }
+    }
+
+    /// The same, with `on`, its head judging in integers where the net has an
+    /// [`NeuralNet::integer_head`] (the bot's shipped nets): values within about 1e-4 of the
+    /// head's in about half its time, for the rollouts' `net-wide` policy. The bot's own
+    /// values stay those of the `f32` head.
+    pub fn with_integer_head(self, on: bool) -> Prepared<'a> {
+        let integer = if on { self.net.integer_head() } else { None };
+        Prepared { integer, ..self }
     }
 }
 
@@ -693,7 +743,7 @@ impl Prepared<'_> {
             out.push(value.flipped());
         }
         if let Some((r, eligible)) = ranked {
-            let net = self.net.net(Class::Contact).expect("a contact net");
+            let net = (self.net.net(Class::Contact).expect("a contact net"), self.integer);
             match eligible {
                 Some(eligible) => r.judge_best(net, self.head, out, eligible),
                 None => r.judge_all(net, out),

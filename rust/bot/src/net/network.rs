@@ -7,6 +7,7 @@
 //! rows (see [`Network::update_sums`]). Plain loops over rows auto-vectorise.
 
 use super::head::{Head, MAX_UNITS};
+use super::integer_head::IntegerHead;
 pub use super::shape::OUTPUTS;
 use super::shape::{dot_onto, uniform};
 use gammon_core::error::{Error, Result};
@@ -260,6 +261,25 @@ impl Network {
             head.add_logits_pair(hidden, [z0, z1]);
         }
         z.map(squash)
+    }
+
+    /// [`Network::outputs_pair`] with the head's input layer in integers (`head`, made from
+    /// this net's head): nearly the same values, in less time.
+    #[inline(always)]
+    pub fn outputs_pair_integer(&self, head: &IntegerHead, hidden: [&[f32]; 2]) -> [[f32; OUTPUTS]; 2] {
+        let mut z = [self.direct_logits(hidden[0]), self.direct_logits(hidden[1])];
+        let [z0, z1] = &mut z;
+        head.add_logits_pair(hidden, [z0, z1]);
+        z.map(squash)
+    }
+
+    /// [`Network::outputs`] with the head's input layer in integers, as
+    /// [`Network::outputs_pair_integer`].
+    #[inline(always)]
+    pub fn outputs_integer(&self, head: &IntegerHead, hidden: &[f32]) -> [f32; OUTPUTS] {
+        let mut z = self.direct_logits(hidden);
+        head.add_logits(hidden, &mut z);
+        squash(z)
     }
 
     /// The output logits of the direct path (hidden units to outputs), padded to eight so that

@@ -391,3 +391,28 @@ fn screened_roll_values_are_the_screened_best_plays_of_each_roll() {
         }
     }
 }
+
+#[test]
+fn the_integer_head_judges_as_the_head_does() {
+    let net = NeuralNet::builtin();
+    let q = net.integer_head().expect("the bot's net has an integer head");
+    let (mut x, mut sums, mut hidden) = ([0.0; INPUTS], [0.0; MAX_HIDDEN], [0.0; MAX_HIDDEN]);
+    let (mut worst, mut contact) = (0.0f32, 0);
+    for p in sample_positions(2000) {
+        if Class::of(&p) != Class::Contact {
+            continue;
+        }
+        contact += 1;
+        encode(&p, &mut x);
+        net.contact.hidden_sums(&x, &mut sums);
+        net.contact.activate(&sums, &mut hidden);
+        let hidden = &hidden[..net.contact.hidden()];
+        let (float, integer) = (net.contact.outputs(hidden), net.contact.outputs_integer(q, hidden));
+        worst = float.iter().zip(integer).map(|(a, b)| (a - b).abs()).fold(worst, f32::max);
+        let pair = net.contact.outputs_pair_integer(q, [hidden, hidden]);
+        assert_eq!(pair, [integer; 2]);
+    }
+    assert!(contact > 1000);
+    assert!(worst < 3e-4, "outputs differ by up to {worst}");
+    assert!(worst > 0.0, "the integer head should round somewhere");
+}

@@ -17,7 +17,8 @@
 //! against the same policy without the margin), `head` (not the bot either: the bot's nets on
 //! the `--keep` plays, 8 by default, the screen ranks highest, with `--head` and
 //! `--head-margin`, and with `--screen-margin` the screen's margin too, against the same with the
-//! head's default and no margin) or `timing`;
+//! head's default and no margin; `--integer-head` has that side's head judge in integers, as
+//! `net-wide` does) or `timing`;
 //! PAIRS defaults to 10,000 (20,000 games), SEED to 2024; PLY is the bot's search depth
 //! (default 0); NET, a weights file written by the training programs, plays instead of the
 //! shipped weights (so `net PAIRS SEED 0 NET` is a head-to-head against them, and
@@ -101,6 +102,10 @@ struct Options {
     /// of its best, too.
     #[arg(long, default_value_t = f32::INFINITY)]
     screen_margin: f32,
+    /// With `--keep`, and for `head`: the head of that policy (the narrower side's) judges in
+    /// integers, as in the rollouts' `net-wide` policy.
+    #[arg(long)]
+    integer_head: bool,
 }
 
 /// Mean time of a decision at `ply` over the positions of pubeval self-play games, rolls with a
@@ -171,7 +176,8 @@ fn main() {
             Some(keep) => backgammon_duel(
                 &bot,
                 &NetPolicy::new(NeuralNet::builtin(), Screen::builtin(), keep)
-                    .with_head(Keep::from(o.head).within(o.head_margin)),
+                    .with_head(Keep::from(o.head).within(o.head_margin))
+                    .with_integer_head(o.integer_head),
                 pairs,
                 seed,
             ),
@@ -186,7 +192,8 @@ fn main() {
                 Screen::builtin(),
                 Keep::from(keep).within(o.screen_margin),
             )
-            .with_head(Keep::from(o.head).within(o.head_margin));
+            .with_head(Keep::from(o.head).within(o.head_margin))
+            .with_integer_head(o.integer_head);
             backgammon_duel(&narrower, &policy, pairs, seed)
         }
         Opponent::Margin => {
@@ -199,7 +206,8 @@ fn main() {
     let side = match o.opponent {
         Opponent::Margin => format!("net within {}", o.margin),
         Opponent::Head => {
-            format!("head on {} within {}, screen within {}", o.head, o.head_margin, o.screen_margin)
+            let integer = if o.integer_head { ", in integers" } else { "" };
+            format!("head on {} within {}{integer}, screen within {}", o.head, o.head_margin, o.screen_margin)
         }
         _ => Policy::<Backgammon>::name(&bot).to_string(),
     };
