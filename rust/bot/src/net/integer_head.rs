@@ -38,11 +38,11 @@ pub struct IntegerHead {
 }
 
 /// Units summed together: a multiple of what one vector of each instruction set holds.
-const BLOCK: usize = 32;
+const BLOCK: usize = 64;
 
 impl IntegerHead {
     /// `head` in integers, or `None` for a shape the kernels do not take (units not a multiple
-    /// of 32, an odd or too large number of first-layer units).
+    /// of 64, an odd or too large number of first-layer units).
     ///
     /// ```
     /// use gammon_bot::net::{integer_head::IntegerHead, NeuralNet};
@@ -191,20 +191,21 @@ mod x86 {
         head.add_logits_pair_with(hidden, z, |s| unsafe { sums_pair_avx2(s) })
     }
 
-    /// The integer sums with AVX-512: sixteen units a vector, a block of 32 units of both
-    /// candidates (four accumulators) at a time.
+    /// The integer sums with AVX-512: sixteen units a vector, a block of 64 units of both
+    /// candidates at a time: eight accumulators, as each multiply-add waits for the last one on
+    /// its accumulator (with four, that wait took most of the time).
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
     pub(super) unsafe fn sums_pair_avx512((w, units, pairs, sums): Sums) {
         let n = pairs[0].len().min(pairs[1].len());
         assert!(w.len() >= n * units * 2 && units % BLOCK == 0 && units <= sums[0].len());
         for m in (0..units).step_by(BLOCK) {
-            let mut acc = [[_mm512_setzero_si512(); 2]; 2];
+            let mut acc = [[_mm512_setzero_si512(); 4]; 2];
             for p in 0..n {
                 // SAFETY: p < n and m + BLOCK <= units, so the block of the row is within `w`
                 // (asserted above); unaligned loads.
                 let row = unsafe { w.as_ptr().add((p * units + m) * 2) };
                 let a = [_mm512_set1_epi32(pairs[0][p]), _mm512_set1_epi32(pairs[1][p])];
-                for v in 0..2 {
+                for v in 0..4 {
                     let wv = unsafe { _mm512_loadu_si512(row.add(32 * v).cast()) };
                     for c in 0..2 {
                         acc[c][v] = _mm512_dpwssd_epi32(acc[c][v], a[c], wv);
@@ -212,7 +213,7 @@ mod x86 {
                 }
             }
             for c in 0..2 {
-                for v in 0..2 {
+                for v in 0..4 {
                     // SAFETY: m + BLOCK <= units <= the sums' length.
                     unsafe { _mm512_storeu_si512(sums[c][m + 16 * v..].as_mut_ptr().cast(), acc[c][v]) };
                 }
@@ -220,13 +221,13 @@ mod x86 {
         }
     }
 
-    /// The integer sums with AVX2: eight units a vector, a block of 32 units of both
-    /// candidates (eight accumulators) at a time.
+    /// The integer sums with AVX2: eight units a vector, half a block (32 units) of both
+    /// candidates at a time, as eight accumulators are as many as its registers leave room for.
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn sums_pair_avx2((w, units, pairs, sums): Sums) {
         let n = pairs[0].len().min(pairs[1].len());
         assert!(w.len() >= n * units * 2 && units % BLOCK == 0 && units <= sums[0].len());
-        for m in (0..units).step_by(BLOCK) {
+        for m in (0..units).step_by(BLOCK / 2) {
             let mut acc = [[_mm256_setzero_si256(); 4]; 2];
             for p in 0..n {
                 // SAFETY: as in the AVX-512 kernel.
@@ -241,7 +242,7 @@ mod x86 {
             }
             for c in 0..2 {
                 for v in 0..4 {
-                    // SAFETY: m + BLOCK <= units <= the sums' length.
+                    // SAFETY: m + BLOCK / 2 <= units <= the sums' length.
                     unsafe { _mm256_storeu_si256(sums[c][m + 8 * v..].as_mut_ptr().cast(), acc[c][v]) };
                 }
             }
@@ -312,7 +313,7 @@ mod tests {
 
     #[test]
     fn odd_shapes_are_refused() {
-        assert!(IntegerHead::new(&Head::new(48, 256, 1)).is_none());
+        assert!(IntegerHead::new(&Head::new(96, 256, 1)).is_none());
         assert!(IntegerHead::new(&Head::new(64, 255, 1)).is_none());
         assert!(IntegerHead::new(&Head::new(64, 256, 1)).is_some());
     }
