@@ -325,19 +325,22 @@ impl<'a> NetPolicy<'a> {
         NetPolicy { integer_head: on, ..self }
     }
 
-    /// `position` made ready for this policy's net to judge the plays of a roll.
-    fn prepare(&self, position: &gammon_backgammon::Position, again: bool) -> Prepared<'a> {
+    /// `position` made ready for this policy's net to judge the plays of a roll, for a choice
+    /// that values the play chosen or not (`valued`).
+    fn prepare(&self, position: &gammon_backgammon::Position, again: bool, valued: bool) -> Prepared<'a> {
         let prepared = if again { self.net.prepare_again(position) } else { self.net.prepare(position) };
-        prepared.with_head(self.head).with_integer_head(self.integer_head)
+        prepared.with_head(self.head).with_integer_head(self.integer_head).choosing_only(!valued)
     }
 
-    /// The best of `plays` from `position`, as this policy chooses, and its value.
+    /// The best of `plays` from `position`, as this policy chooses, and its value (exact if
+    /// `valued`, else perhaps only the direct path's: [`Prepared::choosing_only`]).
     fn best_of(
         &self,
         position: &gammon_backgammon::Position,
         plays: &[gammon_backgammon::Play],
+        valued: bool,
     ) -> (usize, Probabilities) {
-        self.prepare(position, false).choose_screened(self.screen, self.keep, plays)
+        self.prepare(position, false, valued).choose_screened(self.screen, self.keep, plays)
     }
 }
 
@@ -354,7 +357,7 @@ impl Policy<Backgammon> for NetPolicy<'_> {
         if plays.len() == 1 {
             return 0;
         }
-        self.best_of(position, plays).0
+        self.best_of(position, plays, false).0
     }
 
     fn choose_valued(
@@ -368,7 +371,7 @@ impl Policy<Backgammon> for NetPolicy<'_> {
         // A forced play is valued too: from the inputs the last choice left, which costs less
         // than the fresh evaluation a cube decision would otherwise make, and leaves the next
         // choice its inputs to start from.
-        let (k, value) = self.best_of(position, plays);
+        let (k, value) = self.best_of(position, plays, true);
         (k, Some(value))
     }
 
@@ -404,7 +407,7 @@ impl Policy<Backgammon> for NetPolicy<'_> {
             };
             // `prepare_again` leaves the last choice's inputs in place for the plays' path
             // should the choice fall to it.
-            let mut prepared = self.prepare(position, true);
+            let mut prepared = self.prepare(position, true, valued);
             let (best, value) = prepared.best_of_positions(candidates)?;
             let after = candidates[best];
             prepared.remember_position(&after);

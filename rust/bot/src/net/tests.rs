@@ -416,3 +416,23 @@ fn the_integer_head_judges_as_the_head_does() {
     assert!(worst < 3e-4, "outputs differ by up to {worst}");
     assert!(worst > 0.0, "the integer head should round somewhere");
 }
+
+#[test]
+fn choosing_only_takes_the_same_plays() {
+    let net = NeuralNet::builtin();
+    let keep = Keep::from(HEAD_KEEP).within(0.06);
+    let (mut skipped, mut choices) = (0, 0);
+    for p in sample_positions(300) {
+        for dice in [ALL_ROLLS[2], ALL_ROLLS[9], ALL_ROLLS[16]] {
+            let plays = legal_plays(&p, dice);
+            let full = net.prepare(&p).with_head(keep).with_integer_head(true).best_of(&plays);
+            let only =
+                net.prepare(&p).with_head(keep).with_integer_head(true).choosing_only(true).best_of(&plays);
+            assert_eq!(full.0, only.0, "{p:?} {dice:?}");
+            choices += 1;
+            skipped += (full.1 != only.1) as u32;
+        }
+    }
+    // The head is left out of a fair share of choices, not of none.
+    assert!(skipped * 10 > choices, "{skipped} of {choices}");
+}
