@@ -76,41 +76,46 @@ impl IntegerHead {
 
     /// The head's contribution added to the logits `z`, for first-layer activations `hidden`.
     pub fn add_logits(&self, hidden: &[f32], z: &mut [f32]) {
-        let [z0, z1] = &mut [[0.0f32; OUTPUTS]; 2];
-        self.add_logits_pair([hidden, hidden], [z0, z1]);
-        for (z, d) in z[..OUTPUTS].iter_mut().zip(z0) {
-            *z += *d;
-        }
+        self.add_logits_many([hidden], [z])
     }
 
-    /// [`IntegerHead::add_logits`] for two candidates in one pass over the weights.
-    pub fn add_logits_pair(&self, hidden: [&[f32]; 2], z: [&mut [f32]; 2]) {
+    /// [`IntegerHead::add_logits`] for `C` candidates (at most [`MOST`]) in one pass over the
+    /// weights, which do not fit in the first-level cache: reading them is what a pass waits
+    /// for, so that each candidate more in a pass costs little. The same values as one at a
+    /// time, to the bit.
+    pub fn add_logits_many<const C: usize>(&self, hidden: [&[f32]; C], z: [&mut [f32]; C]) {
+        assert!(C <= MOST, "at most {MOST} candidates a pass");
         // The whole pass, not only the integer sums, is compiled for the CPU's vectors: the
         // rounding, the rectifier and the output sums took as long again in the baseline build.
         #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
         {
             if std::is_x86_feature_detected!("avx512bw") && std::is_x86_feature_detected!("avx512vnni") {
                 // SAFETY: the CPU has the instructions, checked just above.
-                return unsafe { x86::add_logits_pair_avx512(self, hidden, z) };
+                return unsafe { x86::add_logits_avx512(self, hidden, z) };
             }
             if std::is_x86_feature_detected!("avx2") {
                 // SAFETY: the CPU has the instructions, checked just above.
-                return unsafe { x86::add_logits_pair_avx2(self, hidden, z) };
+                return unsafe { x86::add_logits_avx2(self, hidden, z) };
             }
         }
-        self.add_logits_pair_with(hidden, z, sums_pair_portable)
+        self.add_logits_with(hidden, z, sums_portable)
     }
 
-    /// [`IntegerHead::add_logits_pair`] with `kernel` summing the integers.
+    /// [`IntegerHead::add_logits_many`] with `kernel` summing the integers.
     #[inline(always)]
-    fn add_logits_pair_with(&self, hidden: [&[f32]; 2], z: [&mut [f32]; 2], kernel: impl Fn(Sums)) {
-        let mut pairs = [[0i32; MAX_HIDDEN / 2]; 2];
+    fn add_logits_with<const C: usize>(
+        &self,
+        hidden: [&[f32]; C],
+        z: [&mut [f32]; C],
+        kernel: impl Fn(Sums<C>),
+    ) {
+        let half = self.hidden / 2;
+        let mut pairs = [[0i32; MAX_HIDDEN / 2]; C];
         for (p, h) in pairs.iter_mut().zip(hidden) {
-            pack(&h[..self.hidden], &mut p[..self.hidden / 2]);
+            pack(&h[..self.hidden], &mut p[..half]);
         }
-        let mut sums = [[0i32; MAX_UNITS]; 2];
-        let pairs = [&pairs[0][..self.hidden / 2], &pairs[1][..self.hidden / 2]];
-        kernel((&self.w, self.units, pairs, &mut sums));
+        let mut sums = [[0i32; MAX_UNITS]; C];
+        kernel((&self.w, self.units, pairs.each_ref().map(|p| &p[..half]), &mut sums));
         for (s, z) in sums.iter().zip(z) {
             let mut act = [0.0f32; MAX_UNITS];
             for (((a, &s), &b), &u) in act.iter_mut().zip(&s[..self.units]).zip(&self.b).zip(&self.unscale) {
@@ -123,6 +128,9 @@ impl IntegerHead {
         }
     }
 }
+
+/// The most candidates one pass over the weights judges.
+pub const MOST: usize = 4;
 
 /// The weights of `head` times their unit's scale, rounded, in the order [`IntegerHead`] keeps
 /// them.
@@ -149,17 +157,17 @@ fn pack(hidden: &[f32], pairs: &mut [i32]) {
     }
 }
 
-/// What a kernel sums: the weights, the units, two candidates' activations in pairs
+/// What a kernel sums: the weights, the units, `C` candidates' activations in pairs
 /// ([`pack`]), and where the sums go: `sums[c][m] = sum_j w(j, m) a_c(j)`. Every kernel gives
 /// the same integers.
-type Sums<'a> = (&'a [i16], usize, [&'a [i32]; 2], &'a mut [[i32; MAX_UNITS]; 2]);
+type Sums<'a, const C: usize> = (&'a [i16], usize, [&'a [i32]; C], &'a mut [[i32; MAX_UNITS]; C]);
 
 /// The integer sums in plain Rust, for other CPUs and as the kernels' reference in tests.
-fn sums_pair_portable((w, units, pairs, sums): Sums) {
-    for c in 0..2 {
-        let s = &mut sums[c][..units];
+fn sums_portable<const C: usize>((w, units, pairs, sums): Sums<C>) {
+    for (s, pairs) in sums.iter_mut().zip(pairs) {
+        let s = &mut s[..units];
         s.fill(0);
-        for (p, &pair) in pairs[c].iter().enumerate() {
+        for (p, &pair) in pairs.iter().enumerate() {
             let (lo, hi) = (pair as i16 as i32, pair >> 16);
             let row = &w[p * units * 2..(p + 1) * units * 2];
             for (s, ww) in s.iter_mut().zip(row.chunks_exact(2)) {
@@ -177,42 +185,57 @@ mod x86 {
     use super::{IntegerHead, Sums, BLOCK};
     use std::arch::x86_64::*;
 
-    /// [`IntegerHead::add_logits_pair`] compiled for AVX-512.
+    /// [`IntegerHead::add_logits_many`] compiled for AVX-512.
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
-    pub(super) unsafe fn add_logits_pair_avx512(head: &IntegerHead, hidden: [&[f32]; 2], z: [&mut [f32]; 2]) {
+    pub(super) unsafe fn add_logits_avx512<const C: usize>(
+        head: &IntegerHead,
+        hidden: [&[f32]; C],
+        z: [&mut [f32]; C],
+    ) {
         // SAFETY: this function's own instructions.
-        head.add_logits_pair_with(hidden, z, |s| unsafe { sums_pair_avx512(s) })
+        head.add_logits_with(hidden, z, |s| unsafe { sums_avx512(s) })
     }
 
-    /// [`IntegerHead::add_logits_pair`] compiled for AVX2.
+    /// [`IntegerHead::add_logits_many`] compiled for AVX2.
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn add_logits_pair_avx2(head: &IntegerHead, hidden: [&[f32]; 2], z: [&mut [f32]; 2]) {
-        // SAFETY: this function's own instructions.
-        head.add_logits_pair_with(hidden, z, |s| unsafe { sums_pair_avx2(s) })
+    pub(super) unsafe fn add_logits_avx2<const C: usize>(
+        head: &IntegerHead,
+        hidden: [&[f32]; C],
+        z: [&mut [f32]; C],
+    ) {
+        // SAFETY: this function's own instructions. Up to two candidates take 32 units at a
+        // time, more take 16: eight accumulators are as many as the registers leave room for.
+        head.add_logits_with(hidden, z, |s| unsafe {
+            if C <= 2 {
+                sums_avx2::<C, 4>(s)
+            } else {
+                sums_avx2::<C, 2>(s)
+            }
+        })
     }
 
-    /// The integer sums with AVX-512: sixteen units a vector, a block of 64 units of both
-    /// candidates at a time: eight accumulators, as each multiply-add waits for the last one on
-    /// its accumulator (with four, that wait took most of the time).
+    /// The integer sums with AVX-512: sixteen units a vector, a block of 64 units of every
+    /// candidate at a time (four accumulators each, as each multiply-add waits for the last one
+    /// on its accumulator).
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
-    pub(super) unsafe fn sums_pair_avx512((w, units, pairs, sums): Sums) {
-        let n = pairs[0].len().min(pairs[1].len());
+    pub(super) unsafe fn sums_avx512<const C: usize>((w, units, pairs, sums): Sums<C>) {
+        let n = pairs.iter().map(|p| p.len()).min().unwrap_or(0);
         assert!(w.len() >= n * units * 2 && units % BLOCK == 0 && units <= sums[0].len());
         for m in (0..units).step_by(BLOCK) {
-            let mut acc = [[_mm512_setzero_si512(); 4]; 2];
+            let mut acc = [[_mm512_setzero_si512(); 4]; C];
             for p in 0..n {
                 // SAFETY: p < n and m + BLOCK <= units, so the block of the row is within `w`
                 // (asserted above); unaligned loads.
                 let row = unsafe { w.as_ptr().add((p * units + m) * 2) };
-                let a = [_mm512_set1_epi32(pairs[0][p]), _mm512_set1_epi32(pairs[1][p])];
+                let a: [__m512i; C] = std::array::from_fn(|c| _mm512_set1_epi32(pairs[c][p]));
                 for v in 0..4 {
                     let wv = unsafe { _mm512_loadu_si512(row.add(32 * v).cast()) };
-                    for c in 0..2 {
+                    for c in 0..C {
                         acc[c][v] = _mm512_dpwssd_epi32(acc[c][v], a[c], wv);
                     }
                 }
             }
-            for c in 0..2 {
+            for c in 0..C {
                 for v in 0..4 {
                     // SAFETY: m + BLOCK <= units <= the sums' length.
                     unsafe { _mm512_storeu_si512(sums[c][m + 16 * v..].as_mut_ptr().cast(), acc[c][v]) };
@@ -221,28 +244,28 @@ mod x86 {
         }
     }
 
-    /// The integer sums with AVX2: eight units a vector, half a block (32 units) of both
-    /// candidates at a time, as eight accumulators are as many as its registers leave room for.
+    /// The integer sums with AVX2: eight units a vector, `8 V` units of every candidate at a
+    /// time.
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn sums_pair_avx2((w, units, pairs, sums): Sums) {
-        let n = pairs[0].len().min(pairs[1].len());
-        assert!(w.len() >= n * units * 2 && units % BLOCK == 0 && units <= sums[0].len());
-        for m in (0..units).step_by(BLOCK / 2) {
-            let mut acc = [[_mm256_setzero_si256(); 4]; 2];
+    pub(super) unsafe fn sums_avx2<const C: usize, const V: usize>((w, units, pairs, sums): Sums<C>) {
+        let n = pairs.iter().map(|p| p.len()).min().unwrap_or(0);
+        assert!(w.len() >= n * units * 2 && units % (8 * V) == 0 && units <= sums[0].len());
+        for m in (0..units).step_by(8 * V) {
+            let mut acc = [[_mm256_setzero_si256(); V]; C];
             for p in 0..n {
                 // SAFETY: as in the AVX-512 kernel.
                 let row = unsafe { w.as_ptr().add((p * units + m) * 2) };
-                let a = [_mm256_set1_epi32(pairs[0][p]), _mm256_set1_epi32(pairs[1][p])];
-                for v in 0..4 {
+                let a: [__m256i; C] = std::array::from_fn(|c| _mm256_set1_epi32(pairs[c][p]));
+                for v in 0..V {
                     let wv = unsafe { _mm256_loadu_si256(row.add(16 * v).cast()) };
-                    for c in 0..2 {
+                    for c in 0..C {
                         acc[c][v] = _mm256_add_epi32(acc[c][v], _mm256_madd_epi16(a[c], wv));
                     }
                 }
             }
-            for c in 0..2 {
-                for v in 0..4 {
-                    // SAFETY: m + BLOCK / 2 <= units <= the sums' length.
+            for c in 0..C {
+                for v in 0..V {
+                    // SAFETY: m + 8 V <= units <= the sums' length.
                     unsafe { _mm256_storeu_si256(sums[c][m + 8 * v..].as_mut_ptr().cast(), acc[c][v]) };
                 }
             }
@@ -267,39 +290,47 @@ mod tests {
     fn every_kernel_gives_the_same_sums() {
         let head = Head::new(128, 256, 5);
         let q = IntegerHead::new(&head).unwrap();
-        let (a, b) = (random_pairs(1, 128), random_pairs(2, 128));
-        let mut want = [[0; MAX_UNITS]; 2];
-        sums_pair_portable((&q.w, 128, [&a, &b], &mut want));
+        let pairs: Vec<Vec<i32>> = (1..=4).map(|seed| random_pairs(seed, 128)).collect();
+        let four = [&pairs[0][..], &pairs[1], &pairs[2], &pairs[3]];
+        let mut want = [[0; MAX_UNITS]; 4];
+        sums_portable((&q.w, 128, four, &mut want));
         assert!(want[0].iter().any(|&s| s != 0));
         #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
         {
-            let mut got = [[0; MAX_UNITS]; 2];
+            let mut got = [[0; MAX_UNITS]; 4];
             if std::is_x86_feature_detected!("avx2") {
                 // SAFETY: checked just above.
-                unsafe { x86::sums_pair_avx2((&q.w, 128, [&a, &b], &mut got)) };
+                unsafe { x86::sums_avx2::<4, 2>((&q.w, 128, four, &mut got)) };
                 assert_eq!(want, got);
+                let mut two = [[0; MAX_UNITS]; 2];
+                // SAFETY: checked above.
+                unsafe { x86::sums_avx2::<2, 4>((&q.w, 128, [four[0], four[1]], &mut two)) };
+                assert_eq!(two, [want[0], want[1]]);
             }
             if std::is_x86_feature_detected!("avx512bw") && std::is_x86_feature_detected!("avx512vnni") {
-                got = [[0; MAX_UNITS]; 2];
+                got = [[0; MAX_UNITS]; 4];
                 // SAFETY: checked just above.
-                unsafe { x86::sums_pair_avx512((&q.w, 128, [&a, &b], &mut got)) };
+                unsafe { x86::sums_avx512((&q.w, 128, four, &mut got)) };
                 assert_eq!(want, got);
             }
         }
     }
 
     #[test]
-    fn the_logits_are_the_same_bits_on_every_build() {
+    fn the_logits_are_the_same_bits_on_every_build_and_in_every_group() {
         let mut head = Head::new(128, 256, 6);
         let mut next = uniform(3);
         head.out.iter_mut().for_each(|w| *w = next());
         let q = IntegerHead::new(&head).unwrap();
-        let h: Vec<Vec<f32>> = (0..2).map(|_| (0..256).map(|_| (next() + 1.0) / 2.0).collect()).collect();
-        let [mut z0, mut z1, mut y0, mut y1] = [[0.25f32; OUTPUTS]; 4];
-        q.add_logits_pair([&h[0], &h[1]], [&mut z0, &mut z1]);
-        q.add_logits_pair_with([&h[0], &h[1]], [&mut y0, &mut y1], sums_pair_portable);
-        assert_eq!(z0.map(f32::to_bits), y0.map(f32::to_bits));
-        assert_eq!(z1.map(f32::to_bits), y1.map(f32::to_bits));
+        let h: Vec<Vec<f32>> = (0..3).map(|_| (0..256).map(|_| (next() + 1.0) / 2.0).collect()).collect();
+        let [mut z0, mut z1, mut z2] = [[0.25f32; OUTPUTS]; 3];
+        q.add_logits_many([&h[0], &h[1], &h[2]], [&mut z0, &mut z1, &mut z2]);
+        let [mut y0, mut y1, mut y2] = [[0.25f32; OUTPUTS]; 3];
+        q.add_logits_with([&h[0], &h[1]], [&mut y0, &mut y1], sums_portable);
+        q.add_logits(&h[2], &mut y2);
+        for (z, y) in [(z0, y0), (z1, y1), (z2, y2)] {
+            assert_eq!(z.map(f32::to_bits), y.map(f32::to_bits));
+        }
         assert_ne!(z0, z1);
     }
 

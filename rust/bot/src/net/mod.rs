@@ -544,7 +544,8 @@ type Judge<'a> = (&'a Network, Option<&'a IntegerHead>);
 
 /// Replaces the values in `values` of the listed candidates at `places` (places in the list of
 /// `candidates`, whose hidden activations `hidden` holds in the same order) by `net`'s whole
-/// judgement, two at a time: the head judges a pair in one pass over its weights.
+/// judgement, several at a time: the head judges two (four in integers) in one pass over its
+/// weights.
 #[inline(always)]
 fn judge(
     (net, integer): Judge,
@@ -555,21 +556,30 @@ fn judge(
 ) {
     let width = net.hidden();
     let hidden_of = |place: u32| &hidden[place as usize * width..(place as usize + 1) * width];
+    let k = |place: u32| candidates[place as usize] as usize;
+    if let Some(head) = integer {
+        for group in places.chunks(integer_head::MOST) {
+            let h = |i: usize| hidden_of(group[i]);
+            let mut y = [[0.0; OUTPUTS]; integer_head::MOST];
+            match group.len() {
+                4 => y = net.outputs_integer(head, [h(0), h(1), h(2), h(3)]),
+                3 => y[..3].copy_from_slice(&net.outputs_integer(head, [h(0), h(1), h(2)])),
+                2 => y[..2].copy_from_slice(&net.outputs_integer(head, [h(0), h(1)])),
+                _ => y[..1].copy_from_slice(&net.outputs_integer(head, [h(0)])),
+            }
+            for (&place, y) in group.iter().zip(&y) {
+                values[k(place)] = consistent(y).flipped();
+            }
+        }
+        return;
+    }
     for pair in places.chunks(2) {
-        let k = |i: usize| candidates[pair[i] as usize] as usize;
         if let [a, b] = *pair {
-            let y = match integer {
-                Some(head) => net.outputs_pair_integer(head, [hidden_of(a), hidden_of(b)]),
-                None => net.outputs_pair([hidden_of(a), hidden_of(b)]),
-            };
-            values[k(0)] = consistent(&y[0]).flipped();
-            values[k(1)] = consistent(&y[1]).flipped();
+            let y = net.outputs_pair([hidden_of(a), hidden_of(b)]);
+            values[k(a)] = consistent(&y[0]).flipped();
+            values[k(b)] = consistent(&y[1]).flipped();
         } else {
-            let y = match integer {
-                Some(head) => net.outputs_integer(head, hidden_of(pair[0])),
-                None => net.outputs(hidden_of(pair[0])),
-            };
-            values[k(0)] = consistent(&y).flipped();
+            values[k(pair[0])] = consistent(&net.outputs(hidden_of(pair[0]))).flipped();
         }
     }
 }

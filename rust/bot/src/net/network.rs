@@ -263,23 +263,19 @@ impl Network {
         z.map(squash)
     }
 
-    /// [`Network::outputs_pair`] with the head's input layer in integers (`head`, made from
-    /// this net's head): nearly the same values, in less time.
+    /// [`Network::outputs`] of `C` candidates' hidden activations (at most
+    /// [`MOST`](super::integer_head::MOST)), the head's input layer in integers (`head`, made
+    /// from this net's head) judging them all in one pass over its weights: nearly the same
+    /// values as the `f32` head's, in less time.
     #[inline(always)]
-    pub fn outputs_pair_integer(&self, head: &IntegerHead, hidden: [&[f32]; 2]) -> [[f32; OUTPUTS]; 2] {
-        let mut z = [self.direct_logits(hidden[0]), self.direct_logits(hidden[1])];
-        let [z0, z1] = &mut z;
-        head.add_logits_pair(hidden, [z0, z1]);
+    pub fn outputs_integer<const C: usize>(
+        &self,
+        head: &IntegerHead,
+        hidden: [&[f32]; C],
+    ) -> [[f32; OUTPUTS]; C] {
+        let mut z = hidden.map(|h| self.direct_logits(h));
+        head.add_logits_many(hidden, z.each_mut().map(|z| &mut z[..]));
         z.map(squash)
-    }
-
-    /// [`Network::outputs`] with the head's input layer in integers, as
-    /// [`Network::outputs_pair_integer`].
-    #[inline(always)]
-    pub fn outputs_integer(&self, head: &IntegerHead, hidden: &[f32]) -> [f32; OUTPUTS] {
-        let mut z = self.direct_logits(hidden);
-        head.add_logits(hidden, &mut z);
-        squash(z)
     }
 
     /// The output logits of the direct path (hidden units to outputs), padded to eight so that

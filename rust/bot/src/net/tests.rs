@@ -407,10 +407,9 @@ fn the_integer_head_judges_as_the_head_does() {
         net.contact.hidden_sums(&x, &mut sums);
         net.contact.activate(&sums, &mut hidden);
         let hidden = &hidden[..net.contact.hidden()];
-        let (float, integer) = (net.contact.outputs(hidden), net.contact.outputs_integer(q, hidden));
+        let (float, [integer]) = (net.contact.outputs(hidden), net.contact.outputs_integer(q, [hidden]));
         worst = float.iter().zip(integer).map(|(a, b)| (a - b).abs()).fold(worst, f32::max);
-        let pair = net.contact.outputs_pair_integer(q, [hidden, hidden]);
-        assert_eq!(pair, [integer; 2]);
+        assert_eq!(net.contact.outputs_integer(q, [hidden; 4]), [integer; 4]);
     }
     assert!(contact > 1000);
     assert!(worst < 3e-4, "outputs differ by up to {worst}");
