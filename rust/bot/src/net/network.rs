@@ -305,13 +305,15 @@ impl Network {
     /// that each output's eight running sums stay one vector.
     #[inline(always)]
     fn direct_logits_fixed<const H: usize>(&self, hidden: &[f32; H]) -> [f32; 8] {
-        // Chunks outermost, so that each step is whole eight-lane rows; with the outputs
-        // outermost the compiler splits the rows into two-lane pieces.
+        // Each row taken as an array of the width in chunks of eight: with the bounds known,
+        // each output's sums are one vector over whole chunks. (Indexing the rows by offsets
+        // instead, the compiler gathered lanes one by one or split them into pieces, whichever
+        // loop was outermost.)
+        let (chunks, _) = hidden.as_chunks::<8>();
         let mut acc = [[0.0f32; 8]; OUTPUTS];
-        for c in 0..H / 8 {
-            let h: &[f32; 8] = hidden[8 * c..8 * c + 8].try_into().unwrap();
-            for (k, a) in acc.iter_mut().enumerate() {
-                let w: &[f32; 8] = self.w2[k * H + 8 * c..k * H + 8 * c + 8].try_into().unwrap();
+        for (k, a) in acc.iter_mut().enumerate() {
+            let row: &[f32; H] = self.w2[k * H..(k + 1) * H].try_into().unwrap();
+            for (h, w) in chunks.iter().zip(row.as_chunks::<8>().0) {
                 for i in 0..8 {
                     a[i] += h[i] * w[i];
                 }
