@@ -46,9 +46,10 @@ def rollout(
     the bot's, and it judges only the 8 plays of a roll that a small screen net ranks highest,
     which plays as well as judging them all within what a 40,000-game duel can tell),
     ``"net-wide"`` (the bot's own nets judging the 8 plays the screen ranks highest: within a few
-    thousandths of a point a game of the bot, about 1.9 times the time of ``"net"`` with variance
-    reduction), ``"net-all"`` (the bot's own nets judging every play, as :class:`Bot` does at
-    0-ply: about twice ``"net-wide"``'s time without variance reduction, 9 with it, which it
+    thousandths of a point a game of the bot, about 1.8 times the time of ``"net"`` without
+    variance reduction and 1.5 with it), ``"net-all"`` (the bot's own nets judging every play,
+    as :class:`Bot` does at 0-ply: about 2.4 times ``"net-wide"``'s time without variance
+    reduction, 10 with it, which it
     measures with the bot's own net), ``"pubeval"`` (Tesauro's linear evaluator: weaker,
     far faster, no variance reduction) or ``"random"``. ``max_std_error`` stops early once the
     equity's standard error (the cubeful one with a ``context``) is below it. ``progress`` is

@@ -27,13 +27,14 @@ pub enum BuiltinPolicy {
     /// lend their evaluator to truncation and variance reduction.
     Net,
     /// The bot's nets ([`NeuralNet::builtin`]) judging every play of each roll (the bot at
-    /// 0-ply), for rollouts that must follow the bot's choices exactly: about 4.7 times `Net`'s
-    /// time a game, 17.5 with variance reduction (docs/performance.md).
+    /// 0-ply), for rollouts that must follow the bot's choices exactly: about 4.3 times `Net`'s
+    /// time a game, 15 with variance reduction (docs/performance.md).
     NetAll,
     /// The bot's nets judging the [`KEEP`] plays of each roll that the screen ranks highest, the
-    /// head of their contact net only those [`WIDE_HEAD`] keeps: within a few thousandths of a
-    /// point a game of the bot, in about 2.3 times `Net`'s time a game, 1.9 with variance
-    /// reduction (docs/performance.md).
+    /// head of their contact net only those [`WIDE_HEAD`] keeps, in integers
+    /// ([`Prepared::with_integer_head`]): within a few thousandths of a point a game of the bot,
+    /// in about 1.8 times `Net`'s time a game, 1.5 with variance reduction
+    /// (docs/performance.md).
     NetWide,
 }
 
