@@ -14,8 +14,7 @@
 //! margin of `net-wide` (the candidates the head judges) is 0.06.
 
 use super::head::{Head, MAX_UNITS};
-use super::network::MAX_HIDDEN;
-use super::shape::{dot_onto, OUTPUTS};
+use super::shape::{dot_onto, MAX_HIDDEN, OUTPUTS};
 
 /// Steps per unit of a first-layer activation: activations in 0..1 become 0..=8192. Finer steps
 /// would leave coarser weights, as the sums must fit in 32 bits; this one gave the smallest error

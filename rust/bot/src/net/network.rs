@@ -8,12 +8,10 @@
 
 use super::head::{Head, MAX_UNITS};
 use super::integer_head::IntegerHead;
-pub use super::shape::OUTPUTS;
 use super::shape::{dot_onto, uniform};
+pub use super::shape::{MAX_HIDDEN, OUTPUTS};
 use gammon_core::error::{Error, Result};
 
-/// The largest hidden layer supported (scratch arrays live on the stack).
-pub const MAX_HIDDEN: usize = 256;
 /// The hidden width of the shipped race net (and of TD training), which gets builds of its own:
 /// with the width known when compiling, sums stay in registers and loops have no remainders.
 const SHIPPED_HIDDEN: usize = 80;

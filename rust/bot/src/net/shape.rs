@@ -1,9 +1,14 @@
-//! What every net shares, whatever its layers: its five outputs, the reproducible draws that new
-//! weights start from, and the dot product its output logits are summed with. Kept apart so that the first layer ([`network`](super::network)) and
-//! the head ([`head`](super::head)) both build on it without depending on each other's modules.
+//! What every net shares, whatever its layers: its five outputs, the widest first layer, the
+//! reproducible draws that new weights start from, and the dot product its output logits are
+//! summed with. Kept apart so that the first layer ([`network`](super::network)) and the heads
+//! ([`head`](super::head), [`integer_head`](super::integer_head)) all build on it without
+//! depending on each other's modules.
 
 /// Outputs of every net: win, win gammon, win backgammon, lose gammon, lose backgammon.
 pub const OUTPUTS: usize = 5;
+
+/// The largest first hidden layer supported (scratch arrays live on the stack).
+pub const MAX_HIDDEN: usize = 256;
 
 /// Reproducible values uniform in -1..1 from `state` (splitmix64), for the starting weights of
 /// new nets and units.
