@@ -544,8 +544,7 @@ type Judge<'a> = (&'a Network, Option<&'a IntegerHead>);
 
 /// Replaces the values in `values` of the listed candidates at `places` (places in the list of
 /// `candidates`, whose hidden activations `hidden` holds in the same order) by `net`'s whole
-/// judgement, several at a time: the head judges two (four in integers) in one pass over its
-/// weights.
+/// judgement, several at a time: the head judges up to four in one pass over its weights.
 #[inline(always)]
 fn judge(
     (net, integer): Judge,
@@ -573,13 +572,24 @@ fn judge(
         }
         return;
     }
-    for pair in places.chunks(2) {
-        if let [a, b] = *pair {
-            let y = net.outputs_pair([hidden_of(a), hidden_of(b)]);
-            values[k(a)] = consistent(&y[0]).flipped();
-            values[k(b)] = consistent(&y[1]).flipped();
-        } else {
-            values[k(pair[0])] = consistent(&net.outputs(hidden_of(pair[0]))).flipped();
+    for group in places.chunks(4) {
+        let mut set = |place: u32, y: &[f32; OUTPUTS]| values[k(place)] = consistent(y).flipped();
+        match *group {
+            [a, b, c, d] => {
+                let y = net.outputs_quad([hidden_of(a), hidden_of(b), hidden_of(c), hidden_of(d)]);
+                [a, b, c, d].iter().zip(&y).for_each(|(&place, y)| set(place, y));
+            }
+            _ => {
+                for pair in group.chunks(2) {
+                    if let [a, b] = *pair {
+                        let y = net.outputs_pair([hidden_of(a), hidden_of(b)]);
+                        set(a, &y[0]);
+                        set(b, &y[1]);
+                    } else {
+                        set(pair[0], &net.outputs(hidden_of(pair[0])));
+                    }
+                }
+            }
         }
     }
 }

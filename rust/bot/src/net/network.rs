@@ -261,6 +261,18 @@ impl Network {
         z.map(squash)
     }
 
+    /// [`Network::outputs_pair`] of four candidates, to the bit, the head judging all four in
+    /// one pass over its weights ([`Head::add_logits_quad`]).
+    #[inline(always)]
+    pub fn outputs_quad(&self, hidden: [&[f32]; 4]) -> [[f32; OUTPUTS]; 4] {
+        let mut z = hidden.map(|h| self.direct_logits(h));
+        if let Some(head) = &self.head {
+            let [z0, z1, z2, z3] = &mut z;
+            head.add_logits_quad(hidden, [z0, z1, z2, z3]);
+        }
+        z.map(squash)
+    }
+
     /// [`Network::outputs`] of `C` candidates' hidden activations (at most
     /// [`MOST`](super::integer_head::MOST)), the head's input layer in integers (`head`, made
     /// from this net's head) judging them all in one pass over its weights: nearly the same

@@ -435,3 +435,32 @@ fn choosing_only_takes_the_same_plays() {
     // The head is left out of a fair share of choices, not of none.
     assert!(skipped * 10 > choices, "{skipped} of {choices}");
 }
+
+#[test]
+fn four_candidates_at_once_are_judged_as_one_at_a_time() {
+    // The shipped head (128 units), a 64-unit one, and a width of the general code.
+    let (builtin, random) = (NeuralNet::builtin(), NeuralNet::random(32, 9));
+    let mut wide64 = builtin.contact.clone();
+    wide64.head = Some(head::Head::new(64, wide64.hidden(), 5));
+    let head = wide64.head.as_mut().unwrap();
+    head.out.iter_mut().enumerate().for_each(|(i, w)| *w = ((i % 5) as f32 - 2.0) * 0.05);
+    let nets = [&builtin.contact, &with_head(&random).contact, &wide64];
+    let mut x = [0.0; INPUTS];
+    let (mut sums, mut hidden) = ([0.0; MAX_HIDDEN], vec![]);
+    for net in nets {
+        hidden.clear();
+        for p in sample_positions(8) {
+            encode(&p, &mut x);
+            net.hidden_sums(&x, &mut sums);
+            let mut h = [0.0; MAX_HIDDEN];
+            net.activate(&sums, &mut h);
+            hidden.push(h[..net.hidden()].to_vec());
+        }
+        for four in hidden.chunks_exact(4) {
+            let got = net.outputs_quad([&four[0], &four[1], &four[2], &four[3]]);
+            for (h, y) in four.iter().zip(got) {
+                assert_eq!(y.map(f32::to_bits), net.outputs(h).map(f32::to_bits));
+            }
+        }
+    }
+}
