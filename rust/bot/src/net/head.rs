@@ -96,7 +96,12 @@ impl Head {
                 act.iter_mut().for_each(|s| *s = s.max(0.0));
             }
         }
-        let act = &act[..self.units];
+        self.add_outputs(&act[..self.units], z);
+    }
+
+    /// The units' contribution to the logits `z`, for their activations `act`.
+    #[inline(always)]
+    fn add_outputs(&self, act: &[f32], z: &mut [f32]) {
         for (k, zk) in z[..OUTPUTS].iter_mut().enumerate() {
             *zk += dot_onto(0.0, &self.out[k * self.units..(k + 1) * self.units], act);
         }
@@ -120,10 +125,7 @@ impl Head {
             }
         }
         for (act, z) in act.iter().zip(z) {
-            let act = &act[..self.units];
-            for (k, zk) in z[..OUTPUTS].iter_mut().enumerate() {
-                *zk += dot_onto(0.0, &self.out[k * self.units..(k + 1) * self.units], act);
-            }
+            self.add_outputs(&act[..self.units], z);
         }
     }
 
@@ -142,10 +144,7 @@ impl Head {
             }
         }
         for (act, z) in act.iter().zip(z) {
-            let act = &act[..self.units];
-            for (k, zk) in z[..OUTPUTS].iter_mut().enumerate() {
-                *zk += dot_onto(0.0, &self.out[k * self.units..(k + 1) * self.units], act);
-            }
+            self.add_outputs(&act[..self.units], z);
         }
     }
 
