@@ -63,20 +63,16 @@ impl BuiltinPolicy {
         }
     }
 
-    /// The net policy behind `Net`, `NetWide` and `NetAll`, with their weights and the plays of
-    /// a roll the full nets judge (`None` for the others).
+    /// The net policy behind `Net`, `NetWide` and `NetAll`, with their weights, the plays of a
+    /// roll the full nets judge and how their head judges (`None` for the others).
     fn net_policy(&self) -> Option<NetPolicy<'static>> {
-        let (net, keep, head) = match self {
-            BuiltinPolicy::Net => (NeuralNet::fast(), KEEP, Keep::from(HEAD_KEEP)),
-            BuiltinPolicy::NetWide => {
-                let policy =
-                    NetPolicy::new(NeuralNet::builtin(), Screen::builtin(), KEEP).with_head(WIDE_HEAD);
-                return Some(policy.with_integer_head(true));
-            }
-            BuiltinPolicy::NetAll => (NeuralNet::builtin(), usize::MAX, Keep::from(HEAD_KEEP)),
+        let (net, keep, head, integer_head) = match self {
+            BuiltinPolicy::Net => (NeuralNet::fast(), KEEP, Keep::from(HEAD_KEEP), false),
+            BuiltinPolicy::NetWide => (NeuralNet::builtin(), KEEP, WIDE_HEAD, true),
+            BuiltinPolicy::NetAll => (NeuralNet::builtin(), usize::MAX, Keep::from(HEAD_KEEP), false),
             _ => return None,
         };
-        Some(NetPolicy::new(net, Screen::builtin(), keep).with_head(head))
+        Some(NetPolicy::new(net, Screen::builtin(), keep).with_head(head).with_integer_head(integer_head))
     }
 }
 

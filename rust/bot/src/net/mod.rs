@@ -622,8 +622,8 @@ impl<'a> Prepared<'a> {
     }
 
     /// The same, with `on`, its head judging in integers where the net has an
-    /// [`NeuralNet::integer_head`] (the bot's shipped nets): values within about 1e-4 of the
-    /// head's in about half its time, for the rollouts' `net-wide` policy. The bot's own
+    /// [`NeuralNet::integer_head`] (the bot's shipped nets): values within about 1.5e-4 of the
+    /// head's in less time, for the rollouts' `net-wide` policy. The bot's own
     /// values stay those of the `f32` head.
     pub fn with_integer_head(self, on: bool) -> Prepared<'a> {
         let integer = if on { self.net.integer_head() } else { None };
