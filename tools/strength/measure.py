@@ -219,7 +219,7 @@ def probabilities(limit: int | None) -> None:
         r = rollout(position, trials=1, truncate=0, policy="net-all", threads=1, variance_reduction=False)
         worst_check = max(worst_check, abs(r.win - e.win), abs(r.equity - e.equity))
         for name, got in (
-            ("net-v8 (the bot, 0-ply)", ours),
+            ("net-v9 (the bot, 0-ply)", ours),
             ("net-v4 (rollouts)", net_v4(position)),
             ("gnubg 0-ply", gnubg0),
         ):
@@ -237,7 +237,7 @@ def probabilities(limit: int | None) -> None:
     )
     print("|---|---|---|---|---|---|---|---|")
     for cls in (*CLASS_ORDER, "all"):
-        for name in ("net-v8 (the bot, 0-ply)", "net-v4 (rollouts)", "gnubg 0-ply"):
+        for name in ("net-v9 (the bot, 0-ply)", "net-v4 (rollouts)", "gnubg 0-ply"):
             s = sums[(cls, name)]
             if not s[6]:
                 continue
@@ -268,7 +268,7 @@ def labels(rollouts: list[str], limit: int | None) -> None:
     rows = list(csv.DictReader(open(FIXTURES / "probabilities.csv")))[:limit]
     bots = {ply: Bot(ply=ply) for ply in (0, 1)}
     sources: dict[str, Callable[[Position], float]] = {
-        f"net-v8 {ply}-ply": (lambda p, ply=ply: bots[ply].evaluate(p).equity) for ply in bots
+        f"net-v9 {ply}-ply": (lambda p, ply=ply: bots[ply].evaluate(p).equity) for ply in bots
     }
     for shape in rollouts:
         sources[f"rollout {shape}"] = lambda p, shape=shape: label_rollout(p, shape).equity
