@@ -102,9 +102,7 @@ impl Head {
     /// The units' contribution to the logits `z`, for their activations `act`.
     #[inline(always)]
     fn add_outputs(&self, act: &[f32], z: &mut [f32]) {
-        for (k, zk) in z[..OUTPUTS].iter_mut().enumerate() {
-            *zk += dot_onto(0.0, &self.out[k * self.units..(k + 1) * self.units], act);
-        }
+        add_outputs(&self.out, act, z)
     }
 
     /// [`Head::add_logits`] for two candidates' first-layer activations at once, leaving their
@@ -247,5 +245,16 @@ impl Head {
         let b = take(units);
         let out = take(OUTPUTS * units);
         Head { units, hidden, w, b, out }
+    }
+}
+
+/// A head's contribution to the logits `z`: output weights `out` (`OUTPUTS * units`,
+/// output-major) times the units' activations `act` (`units` of them). Shared with the head in
+/// integers, whose output layer is this one's.
+#[inline(always)]
+pub(super) fn add_outputs(out: &[f32], act: &[f32], z: &mut [f32]) {
+    let units = act.len();
+    for (k, zk) in z[..OUTPUTS].iter_mut().enumerate() {
+        *zk += dot_onto(0.0, &out[k * units..(k + 1) * units], act);
     }
 }

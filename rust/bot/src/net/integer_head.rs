@@ -13,8 +13,8 @@
 //! move by at most about 1.5e-4 on positions from games (the tests bound it), where the keep
 //! margin of `net-wide` (the candidates the head judges) is 0.06.
 
-use super::head::{Head, MAX_UNITS};
-use super::shape::{dot_onto, MAX_HIDDEN, OUTPUTS};
+use super::head::{add_outputs, Head, MAX_UNITS};
+use super::shape::MAX_HIDDEN;
 
 /// Steps per unit of a first-layer activation: activations in 0..1 become 0..=8192. Finer steps
 /// would leave coarser weights, as the sums must fit in 32 bits; this one gave the smallest error
@@ -120,10 +120,7 @@ impl IntegerHead {
             for (((a, &s), &b), &u) in act.iter_mut().zip(&s[..self.units]).zip(&self.b).zip(&self.unscale) {
                 *a = (b + s as f32 * u).max(0.0);
             }
-            let act = &act[..self.units];
-            for (k, zk) in z[..OUTPUTS].iter_mut().enumerate() {
-                *zk += dot_onto(0.0, &self.out[k * self.units..(k + 1) * self.units], act);
-            }
+            add_outputs(&self.out, &act[..self.units], z);
         }
     }
 }
@@ -275,7 +272,7 @@ mod x86 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::shape::uniform;
+    use crate::net::shape::{uniform, OUTPUTS};
 
     fn random_pairs(seed: u64, n: usize) -> Vec<i32> {
         let mut next = uniform(seed);
