@@ -96,12 +96,13 @@ def test_move_lists_every_legal_play_best_first(server: Server, row: dict[str, s
     assert len(moves) == len(row["results"].split())
     served = {tuple((m["from"], m["to"]) for m in entry["play"]) for entry in moves}
     assert served == {play.moves for play in p.legal_plays(d1, d2)}
-    if len(moves) > 1:
-        best = Bot().best_play(p, d1, d2)
-        assert tuple((m["from"], m["to"]) for m in moves[0]["play"]) == best.moves
+    ranked = Bot().rank_plays(p, d1, d2)
+    # The first play is the ranking's first, which `Bot.best_play` differs from in a few
+    # decisions in a thousand (at 0-ply its head judges only the first layer's best 4 plays).
+    assert tuple((m["from"], m["to"]) for m in moves[0]["play"]) == ranked[0].play.moves
     equities = [cumulative_equity(entry["probabilities"]) for entry in moves]
     assert equities == sorted(equities, reverse=True) or len(moves) == 1
-    by_moves = {r.play.moves: r.probabilities for r in Bot().rank_plays(p, d1, d2)}
+    by_moves = {r.play.moves: r.probabilities for r in ranked}
     for entry in moves:
         e = by_moves[tuple((m["from"], m["to"]) for m in entry["play"])]
         expected = [e.win, e.win_gammon, e.win_backgammon, e.lose_gammon, e.lose_backgammon]
