@@ -43,6 +43,9 @@ FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "strengt
 TIE = 1e-5  # the referee computes in single precision
 OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon", "equity")
 MODEL = "our model, gnubg 2-ply's probabilities"
+# The bot's shipped net, as the tables name it.
+BOT_NET = "net-v9"
+BOT_ROW = f"{BOT_NET} (the bot, 0-ply)"
 CLASS_ORDER = ("contact", "crashed", "race")
 
 
@@ -219,7 +222,7 @@ def probabilities(limit: int | None) -> None:
         r = rollout(position, trials=1, truncate=0, policy="net-all", threads=1, variance_reduction=False)
         worst_check = max(worst_check, abs(r.win - e.win), abs(r.equity - e.equity))
         for name, got in (
-            ("net-v9 (the bot, 0-ply)", ours),
+            (BOT_ROW, ours),
             ("net-v4 (rollouts)", net_v4(position)),
             ("gnubg 0-ply", gnubg0),
         ):
@@ -237,7 +240,7 @@ def probabilities(limit: int | None) -> None:
     )
     print("|---|---|---|---|---|---|---|---|")
     for cls in (*CLASS_ORDER, "all"):
-        for name in ("net-v9 (the bot, 0-ply)", "net-v4 (rollouts)", "gnubg 0-ply"):
+        for name in (BOT_ROW, "net-v4 (rollouts)", "gnubg 0-ply"):
             s = sums[(cls, name)]
             if not s[6]:
                 continue
@@ -268,7 +271,7 @@ def labels(rollouts: list[str], limit: int | None) -> None:
     rows = list(csv.DictReader(open(FIXTURES / "probabilities.csv")))[:limit]
     bots = {ply: Bot(ply=ply) for ply in (0, 1)}
     sources: dict[str, Callable[[Position], float]] = {
-        f"net-v9 {ply}-ply": (lambda p, ply=ply: bots[ply].evaluate(p).equity) for ply in bots
+        f"{BOT_NET} {ply}-ply": (lambda p, ply=ply: bots[ply].evaluate(p).equity) for ply in bots
     }
     for shape in rollouts:
         sources[f"rollout {shape}"] = lambda p, shape=shape: label_rollout(p, shape).equity

@@ -77,7 +77,7 @@ fn check(net: &NeuralNet, name: &str, pick: fn(&Pin) -> [f64; 5]) {
 }
 
 #[test]
-fn the_bots_net_v8_gives_its_pinned_probabilities() {
+fn the_bots_net_v9_gives_its_pinned_probabilities() {
     check(NeuralNet::builtin(), "net-v9", |pin| pin.2);
 }
 
