@@ -4,7 +4,8 @@
 //! cargo run --release -p gammon-train --bin refine -- --net IN.bin --dir DIR
 //!     [--positions 200000] [--label ply1|ply2|rollout:TRIALS:PLIES] [--epochs 6] [--alpha 0.01]
 //!     [--alpha-end 0.001] [--explore 0.1] [--seed 1] [--duel-pairs 5000] [--widen HIDDEN]
-//!     [--deepen UNITS] [--batch 0] [--also FILE,FILE] [--focus 0] [--out DIR/refined.bin]
+//!     [--deepen UNITS] [--batch 0] [--also FILE,FILE] [--focus 0] [--back-games]
+//!     [--out DIR/refined.bin]
 //! ```
 //!
 //! Self-play at 0-ply says what a position is worth one roll later; a search that looks a ply or
@@ -35,10 +36,12 @@
 //! fixed size in order, so the result does not depend on the thread count. `--also` adds
 //! labelled data files made by earlier runs (other seeds) to the training data. `--focus E`
 //! spends a costly label only where the net's own value and its 1-ply search's differ by at
-//! least `E` in equity, the positions it judges worst by its own deeper look.
+//! least `E` in equity, the positions it judges worst by its own deeper look. `--back-games`
+//! labels only positions where one side holds two points of the other's home board and trails
+//! the race (about one position in fifty of the games).
 //!
 //! The labelled positions go to `DIR/data-SEED-LABEL.bin` (`data-SEED-LABEL-focusE.bin` with
-//! `--focus`) in blocks as they are made (records of
+//! `--focus`, `-backgames` added with `--back-games`) in blocks as they are made (records of
 //! [`Sample`]: the game number, the 26 signed counts of the position and its five f32 labels),
 //! so an interrupted run resumes where it stopped, and a later run with other training settings
 //! reuses them. Positions of game `g` come from dice
@@ -126,6 +129,10 @@ struct Options {
     /// least this much cubeless equity; 0 labels every position.
     #[arg(long, value_name = "EQUITY", default_value_t = 0.0)]
     focus: f64,
+    /// Label only back-game positions ([`back_game`]): the self-play games reach few of them,
+    /// and the net misjudges them most.
+    #[arg(long)]
+    back_games: bool,
 }
 
 /// What a position's label is.
@@ -216,10 +223,30 @@ fn focused(bot: &Bot, positions: Vec<(u32, Position)>, focus: f64) -> Vec<(u32, 
         .collect()
 }
 
+/// Pips a back-gamer trails by, at least, in [`back_game`].
+const BACK_GAME_DEFICIT: u32 = 30;
+
+/// Whether one side of `p` plays a back game: it holds two or more points in the other side's
+/// home board and trails the race by at least [`BACK_GAME_DEFICIT`] pips. Such positions turn
+/// on timing and late shots, which the net's value overrates for the side ahead: its cube
+/// errors against gnubg's 2-ply are largest there, while its own full rollouts agree with gnubg.
+fn back_game(p: &Position) -> bool {
+    let (ours, theirs) = p.pips();
+    let held = |points: std::ops::RangeInclusive<usize>, sign: i8| {
+        points.filter(|&i| sign * p.at(i) >= 2).count() >= 2
+    };
+    // Our home board is points 1..=6, theirs 19..=24 in our numbering.
+    held(1..=6, -1) && ours + BACK_GAME_DEFICIT <= theirs
+        || held(19..=24, 1) && theirs + BACK_GAME_DEFICIT <= ours
+}
+
 /// Makes (or finishes making) the labelled data set.
 fn data(o: &Options, net: &NeuralNet, log: &Log) -> Vec<Sample> {
-    let focus = if o.focus > 0.0 { format!("-focus{}", o.focus) } else { String::new() };
-    let path = o.dir.join(format!("data-{}-{}{focus}.bin", o.seed, o.label.name()));
+    let mut only = if o.focus > 0.0 { format!("-focus{}", o.focus) } else { String::new() };
+    if o.back_games {
+        only += "-backgames";
+    }
+    let path = o.dir.join(format!("data-{}-{}{only}.bin", o.seed, o.label.name()));
     let mut samples = std::fs::read(&path).map(|b| Sample::read_all(&b)).unwrap_or_default();
     let bot = Bot::with_net(net, 0).expect("ply 0");
     let start = Instant::now();
@@ -241,7 +268,10 @@ fn data(o: &Options, net: &NeuralNet, log: &Log) -> Vec<Sample> {
             })
             .collect::<Vec<_>>()
             .concat();
-        let positions = focused(&bot, positions, o.focus);
+        let mut positions = focused(&bot, positions, o.focus);
+        if o.back_games {
+            positions.retain(|(_, p)| back_game(p));
+        }
         let first = samples.len();
         let block: Vec<Sample> = positions
             .par_iter()
@@ -432,5 +462,22 @@ mod tests {
         assert!("ply3".parse::<Label>().is_err());
         assert!("rollout:36".parse::<Label>().is_err());
         assert_eq!("rollout:12:full".parse::<Label>().unwrap().name(), "rollout12xfull");
+    }
+
+    #[test]
+    fn back_games_are_told_from_either_side() {
+        assert!(!back_game(&Position::initial()));
+        // They hold our 2- and 3-points, 60 pips behind.
+        let mut board = [0i8; 26];
+        for (point, n) in [(4, 3), (5, 3), (6, 2), (7, 2), (8, 2), (9, 3), (2, -2), (3, -2), (19, -11)] {
+            board[point] = n;
+        }
+        let held = Position::from_board(board).unwrap();
+        assert_eq!(held.pips(), (96, 156));
+        assert!(back_game(&held) && back_game(&held.swapped()));
+        // One point held is not a back game.
+        board[2] = 0;
+        board[19] = -13;
+        assert!(!back_game(&Position::from_board(board).unwrap()));
     }
 }
