@@ -47,6 +47,24 @@ MODEL = "our model, gnubg 2-ply's probabilities"
 BOT_NET = "net-v9"
 BOT_ROW = f"{BOT_NET} (the bot, 0-ply)"
 CLASS_ORDER = ("contact", "crashed", "race")
+BACK_GAMES = "back games"
+# The pips a back-gamer trails by, at least: refine's --back-games rule, whose labels aim here.
+BACK_GAME_DEFICIT = 30
+
+
+def back_game(position: Position) -> bool:
+    """Whether one side holds two or more points of the other's home board and trails the race by
+    at least ``BACK_GAME_DEFICIT`` pips, as ``refine --back-games`` selects positions (a group of
+    the tables across gnubg's classes)."""
+    board = position.to_list()
+    ours, theirs = position.pips
+
+    def holds(points: range, sign: int) -> bool:
+        return sum(1 for i in points if sign * board[i] >= 2) >= 2
+
+    return (holds(range(1, 7), -1) and ours + BACK_GAME_DEFICIT <= theirs) or (
+        holds(range(19, 25), 1) and theirs + BACK_GAME_DEFICIT <= ours
+    )
 
 
 def words_verdict(action: str) -> tuple[bool, bool]:
@@ -161,6 +179,8 @@ def cube(plies: list[int], limit: int | None, rollouts: Sequence[str] = ()) -> N
             seconds[name] += time.perf_counter() - start
             verdicts[name] = (action.double, action.take)
         groups = [f"{row['context']}", f"class: {row['pos_class']}", "all"]
+        if back_game(position):
+            groups.append(BACK_GAMES)
         for g in groups[:1]:
             if g not in groups_order:
                 groups_order.append(g)
@@ -180,10 +200,11 @@ def cube(plies: list[int], limit: int | None, rollouts: Sequence[str] = ()) -> N
     print()
     print("| cases | decider | agreement | doubler's error | taker's error | both | worst case |")
     print("|---|---|---|---|---|---|---|")
-    for g in [*groups_order, *classes, "all"]:
+    for g in [*groups_order, *classes, BACK_GAMES, "all"]:
         for name in deciders:
             t = tallies[(g, name)]
-            print(f"| {g} ({t.n}) | {name} | {t.cells()} |")
+            if t.n:
+                print(f"| {g} ({t.n}) | {name} | {t.cells()} |")
     print()
     print("| error | " + " | ".join(deciders) + " |")
     print("|---|" + "---|" * len(deciders))
@@ -226,7 +247,8 @@ def probabilities(limit: int | None) -> None:
             ("net-v4 (rollouts)", net_v4(position)),
             ("gnubg 0-ply", gnubg0),
         ):
-            for cls in (row["pos_class"], "all"):
+            groups = [row["pos_class"], "all"] + [BACK_GAMES] * back_game(position)
+            for cls in groups:
                 s = sums[(cls, name)]
                 for i in range(6):
                     s[i] += (got[i] - ref[i]) ** 2
@@ -239,7 +261,7 @@ def probabilities(limit: int | None) -> None:
         "| class | evaluator | win | win gammon | win backgammon | lose gammon | lose backgammon | equity |"
     )
     print("|---|---|---|---|---|---|---|---|")
-    for cls in (*CLASS_ORDER, "all"):
+    for cls in (*CLASS_ORDER, BACK_GAMES, "all"):
         for name in (BOT_ROW, "net-v4 (rollouts)", "gnubg 0-ply"):
             s = sums[(cls, name)]
             if not s[6]:
