@@ -242,12 +242,14 @@ def probabilities(limit: int | None) -> None:
         # The truncated rollout must give the evaluator itself: checked on the bot's own net.
         r = rollout(position, trials=1, truncate=0, policy="net-all", threads=1, variance_reduction=False)
         worst_check = max(worst_check, abs(r.win - e.win), abs(r.equity - e.equity))
+        groups = [row["pos_class"], "all"]
+        if back_game(position):
+            groups.append(BACK_GAMES)
         for name, got in (
             (BOT_ROW, ours),
             ("net-v4 (rollouts)", net_v4(position)),
             ("gnubg 0-ply", gnubg0),
         ):
-            groups = [row["pos_class"], "all"] + [BACK_GAMES] * back_game(position)
             for cls in groups:
                 s = sums[(cls, name)]
                 for i in range(6):
