@@ -24,7 +24,7 @@
 //! between searches (in an analysis, the cube decision before a roll is the value the previous
 //! play was judged at), by position, ply and screen width.
 
-use super::cube::{CubeAction, CubeContext};
+use super::cube::{lookahead, CubeAction, CubeContext};
 use super::net::screen::Screen;
 use super::net::{position_hash, Judged, NeuralNet};
 use super::{Evaluator, Policy, Probabilities};
@@ -267,7 +267,8 @@ impl<'a> Bot<'a> {
     }
 
     /// The cube decision of the player on roll in `position` (before rolling) in `context`, on
-    /// the bot's evaluation at its ply; an error if the game is over.
+    /// the bot's evaluation at its ply, or where both sides are bearing off by looking two plies
+    /// ahead over the bear-off databases ([`lookahead`]); an error if the game is over.
     ///
     /// ```
     /// use gammon_bot::cube::CubeContext;
@@ -289,7 +290,9 @@ impl<'a> Bot<'a> {
     ) -> Result<(CubeAction, Probabilities)> {
         game_running(position)?;
         let probabilities = self.evaluate(position);
-        Ok((context.decide(position, &probabilities), probabilities))
+        let action = lookahead::decide(context, position, lookahead::PLIES)
+            .unwrap_or_else(|| context.decide(position, &probabilities));
+        Ok((action, probabilities))
     }
 
     /// The best play of `dice` from `position` and its value, by cubeful equity in `context` or

@@ -196,7 +196,8 @@ impl Bot {
 
     /// The cube decision of the player on roll, before rolling: for a `Game` (in its cube and
     /// match context, seen by the player whose turn it is), or for a `Position` in `context`
-    /// (money with a centred cube when omitted).
+    /// (money with a centred cube when omitted). Where both sides are bearing off, the decision
+    /// looks two plies ahead over the bear-off databases, at any ply.
     #[pyo3(signature = (game, context=None))]
     fn cube_action(
         &self,

@@ -27,6 +27,7 @@
 //! assert!(!theirs.decide(&Position::initial(), &p).double);
 //! ```
 
+pub mod lookahead;
 pub mod match_play;
 pub mod money;
 #[cfg(test)]
