@@ -32,8 +32,10 @@ pub const PLIES: u8 = 2;
 type Board = [u8; 6];
 
 /// The cube decision of the player on roll in `position`, looking `plies` plies ahead, when both
-/// sides have every checker home and the game is not over; `None` otherwise. In money play the
-/// exact equities of the two-sided database are used where they apply.
+/// sides have every checker home, the game is not over and the player may double; `None`
+/// otherwise. In money play the exact equities of the two-sided database are used where they
+/// apply. (Where no double is possible there is nothing to decide, and the cube model's equities
+/// keep their hypothetical double/take.)
 ///
 /// ```
 /// use gammon_bot::cube::{lookahead, CubeContext, CubeOwner};
@@ -45,14 +47,17 @@ type Board = [u8; 6];
 /// assert!(lookahead::decide(&ctx, &Position::initial(), 2).is_none());
 /// ```
 pub fn decide(ctx: &CubeContext, position: &Position, plies: u8) -> Option<CubeAction> {
+    if !ctx.may_double() {
+        return None;
+    }
     if let (Stake::Money { .. }, Some(_)) = (ctx.stake, super::money::exact(ctx, position)) {
         return None;
     }
     look(ctx, position, plies)
 }
 
-/// [`decide`] without the exact money equities at the root (the look ahead's leaves still use
-/// them), which the tests compare it with.
+/// [`decide`] without its two exceptions at the root, the exact money equities (the look
+/// ahead's leaves still use them) and a cube nobody may turn, which the tests compare it with.
 fn look(ctx: &CubeContext, position: &Position, plies: u8) -> Option<CubeAction> {
     let (ours, theirs) = bearoff::home_boards(position)?;
     if Backgammon.result(position).is_some() {
@@ -224,7 +229,8 @@ mod tests {
         let ctx = CubeContext::money(64, CubeOwner::Us, false, false).unwrap();
         for p in single_checkers() {
             let win = bearoff::probabilities(&p).unwrap().win;
-            let ours = decide(&ctx, &p, PLIES).unwrap();
+            assert!(decide(&ctx, &p, PLIES).is_none());
+            let ours = look(&ctx, &p, PLIES).unwrap();
             assert!(!ours.may_double);
             assert!(
                 (ours.no_double - (2.0 * win - 1.0)).abs() < 1e-5,
