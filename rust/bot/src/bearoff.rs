@@ -310,6 +310,23 @@ pub fn home_boards(position: &Position) -> Option<([u8; POINTS], [u8; POINTS])> 
     Some((ours, theirs))
 }
 
+/// The position with `ours` on roll against `theirs`, each side's checkers on its own home points
+/// 1 to 6 (the inverse of [`home_boards`]); `None` if a side would have more than 15 checkers.
+///
+/// ```
+/// use gammon_bot::bearoff::{home_boards, position_of};
+/// let p = position_of(&[2, 0, 0, 0, 0, 1], &[0, 3, 0, 0, 0, 0]).unwrap();
+/// assert_eq!(home_boards(&p), Some(([2, 0, 0, 0, 0, 1], [0, 3, 0, 0, 0, 0])));
+/// ```
+pub fn position_of(ours: &[u8; POINTS], theirs: &[u8; POINTS]) -> Option<Position> {
+    let mut b = [0i8; 26];
+    for p in 1..=POINTS {
+        b[p] = ours[p - 1] as i8;
+        b[25 - p] = -(theirs[p - 1] as i8);
+    }
+    Position::from_board(b).ok()
+}
+
 /// The probabilities of a position where both sides have every checker home, or `None` for any
 /// other position: exact from the [`two_sided`] database where neither side has more than six
 /// checkers left, otherwise from this one-sided database (see the module documentation).

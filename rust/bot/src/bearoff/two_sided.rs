@@ -177,12 +177,8 @@ fn successors() -> Successors {
         let c = board(b);
         // The opponent's checkers, all in its own home board, can neither block nor be hit, so
         // one checker on its one-point stands for every opponent board.
-        let mut cells = [0i8; 26];
-        for p in 0..POINTS {
-            cells[p + 1] = c[p] as i8;
-        }
-        cells[24] = -1;
-        let position = Position::from_board(cells).expect("a bear-off board is a legal position");
+        let position =
+            super::position_of(&c, &[1, 0, 0, 0, 0, 0]).expect("a bear-off board is a legal position");
         for dice in ALL_ROLLS {
             if b != 0 {
                 legal_positions_into(&position, dice, &mut out);

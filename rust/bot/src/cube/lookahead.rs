@@ -96,15 +96,10 @@ fn for_opponent(ctx: &CubeContext, value: f64) -> f64 {
 
 /// The position with `mover` on roll against `other`, both all home.
 fn position_of(mover: &Board, other: &Board) -> Position {
-    let mut b = [0i8; 26];
-    for p in 1..=6 {
-        b[p] = mover[p - 1] as i8;
-        b[25 - p] = -(other[p - 1] as i8);
-    }
     // Boards read from a valid position and played on by the move generator hold at most 15
     // checkers a side, so this cannot fail; an empty position is a defensive fallback.
-    Position::from_board(b)
-        .unwrap_or_else(|_| Position::from_board([0; 26]).expect("the empty board is valid"))
+    bearoff::position_of(mover, other)
+        .unwrap_or_else(|| Position::from_board([0; 26]).expect("the empty board is valid"))
 }
 
 /// One decision's look ahead, remembering each board's best plays and each position's
@@ -169,10 +164,9 @@ impl Lookahead {
         let mut sum = 0.0;
         for (left, dice) in best.iter().zip(ALL_ROLLS) {
             let v = if left.iter().all(|&n| n == 0) {
-                // The last checker is off; a loser with none off is gammoned (a backgammon needs a
-                // checker in the winner's home board, and the loser's are all in its own).
-                let gammon = other.iter().map(|&n| n as u32).sum::<u32>() == 15;
-                absolute(ctx, ctx.result_equity(if gammon { 2 } else { 1 }))
+                // The last checker is off: the game's own scoring says what the win is worth.
+                let points = Backgammon.result(&position_of(left, other)).unwrap_or(1);
+                absolute(ctx, ctx.result_equity(points))
             } else {
                 for_opponent(ctx, self.value(&theirs, other, left, plies - 1))
             };
@@ -247,7 +241,6 @@ mod tests {
         let won = Position::from_board({
             let mut b = [0i8; 26];
             b[20] = -3;
-            b[25] = 0;
             b
         })
         .unwrap();
