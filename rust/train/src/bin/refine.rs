@@ -5,7 +5,7 @@
 //!     [--positions 200000] [--label ply1|ply2|rollout:TRIALS:PLIES] [--epochs 6] [--alpha 0.01]
 //!     [--alpha-end 0.001] [--explore 0.1] [--seed 1] [--duel-pairs 5000] [--widen HIDDEN]
 //!     [--deepen UNITS] [--batch 0] [--also FILE,FILE] [--focus 0] [--back-games]
-//!     [--out DIR/refined.bin]
+//!     [--candidates 0] [--out DIR/refined.bin]
 //! ```
 //!
 //! Self-play at 0-ply says what a position is worth one roll later; a search that looks a ply or
@@ -38,10 +38,13 @@
 //! spends a costly label only where the net's own value and its 1-ply search's differ by at
 //! least `E` in equity, the positions it judges worst by its own deeper look. `--back-games`
 //! labels only positions where one side holds two points of the other's home board and trails
-//! the race (about one position in fifty of the games).
+//! the race (about one position in fifty of the games). `--candidates K` labels, instead of the
+//! positions the games pass through, the positions after the K plays the net ranks highest at
+//! each turn: a net chooses among those, so their values relative to each other are what its
+//! play turns on, and the plays it does not make are never on a game's path.
 //!
 //! The labelled positions go to `DIR/data-SEED-LABEL.bin` (`data-SEED-LABEL-focusE.bin` with
-//! `--focus`, `-backgames` added with `--back-games`) in blocks as they are made (records of
+//! `--focus`, `-backgames` added with `--back-games`, `-candidatesK` with `--candidates`) in blocks as they are made (records of
 //! [`Sample`]: the game number, the 26 signed counts of the position and its five f32 labels),
 //! so an interrupted run resumes where it stopped, and a later run with other training settings
 //! reuses them. Positions of game `g` come from dice
@@ -50,7 +53,7 @@
 //! progress lines go to `DIR/refine.log` as well; `--help` lists the flags with their defaults.
 
 use clap::Parser;
-use gammon_backgammon::{DiceStream, Position};
+use gammon_backgammon::{Backgammon, DiceGame, DiceStream, Position};
 use gammon_bot::duel::backgammon_duel;
 use gammon_bot::net::head::MAX_UNITS;
 use gammon_bot::net::inputs::{encode, INPUTS};
@@ -133,6 +136,10 @@ struct Options {
     /// and the net misjudges them most.
     #[arg(long)]
     back_games: bool,
+    /// Label the positions after the K plays the net ranks highest at each turn of the games,
+    /// instead of the positions before each roll; 0 labels the latter.
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    candidates: usize,
 }
 
 /// What a position's label is.
@@ -190,15 +197,31 @@ impl Label {
     }
 }
 
-/// The positions before each roll of self-play game `game` that a net judges.
-fn game_positions(net: &NeuralNet, seed: u64, game: u64, explore: f64) -> Vec<Position> {
+/// The positions of self-play game `game` that get labels: those before each roll the net
+/// judges, or with `candidates` > 0 those after the `candidates` plays it ranks highest at each
+/// turn (each distinct one once a turn; not those that end the game or that the bear-off
+/// database judges).
+fn game_positions(net: &NeuralNet, seed: u64, game: u64, explore: f64, candidates: usize) -> Vec<Position> {
     let mut found = vec![];
-    self_play(net, seed, game, |position, _, values, stream| {
-        if Class::of(position) != Class::BearOff {
-            found.push(*position);
-        }
+    self_play(net, seed, game, |position, plays, values, stream| {
         let mut order: Vec<usize> = (0..values.len()).collect();
         order.sort_by(|&a, &b| values[b].equity().total_cmp(&values[a].equity()));
+        if candidates == 0 {
+            if Class::of(position) != Class::BearOff {
+                found.push(*position);
+            }
+        } else {
+            let first = found.len();
+            for &k in order.iter().take(candidates) {
+                let after = Backgammon.after(&plays[k]);
+                if Backgammon.result(&after).is_none()
+                    && Class::of(&after) != Class::BearOff
+                    && !found[first..].contains(&after)
+                {
+                    found.push(after);
+                }
+            }
+        }
         if stream.unit() < explore {
             order[stream.below(order.len().min(3))]
         } else {
@@ -246,6 +269,9 @@ fn data(o: &Options, net: &NeuralNet, log: &Log) -> Vec<Sample> {
     if o.back_games {
         only += "-backgames";
     }
+    if o.candidates > 0 {
+        only += &format!("-candidates{}", o.candidates);
+    }
     let path = o.dir.join(format!("data-{}-{}{only}.bin", o.seed, o.label.name()));
     let mut samples = std::fs::read(&path).map(|b| Sample::read_all(&b)).unwrap_or_default();
     let bot = Bot::with_net(net, 0).expect("ply 0");
@@ -261,7 +287,7 @@ fn data(o: &Options, net: &NeuralNet, log: &Log) -> Vec<Sample> {
         let mut positions: Vec<(u32, Position)> = games
             .par_iter()
             .map(|&g| {
-                game_positions(net, o.seed, g, o.explore)
+                game_positions(net, o.seed, g, o.explore, o.candidates)
                     .into_iter()
                     .map(move |p| (g as u32, p))
                     .collect::<Vec<_>>()
@@ -463,6 +489,15 @@ mod tests {
         assert!("ply3".parse::<Label>().is_err());
         assert!("rollout:36".parse::<Label>().is_err());
         assert_eq!("rollout:12:full".parse::<Label>().unwrap().name(), "rollout12xfull");
+    }
+
+    #[test]
+    fn the_best_candidate_of_a_turn_is_where_the_game_goes_next() {
+        let net = NeuralNet::random(4, 1);
+        let path = game_positions(&net, 3, 0, 0.0, 0);
+        assert_eq!(game_positions(&net, 3, 0, 0.0, 1), path[1..]);
+        let wider = game_positions(&net, 3, 0, 0.0, 3);
+        assert!(wider.len() > path.len() && path[1..].iter().all(|p| wider.contains(p)));
     }
 
     #[test]
