@@ -165,12 +165,7 @@ fn each_rolls_win_is_the_best_play_of_it_and_their_mean_the_entry() {
     let mut played = 0;
     for _ in 0..300 {
         let (mover, opponent) = (1 + stream.below(BOARDS - 1), 1 + stream.below(BOARDS - 1));
-        let mut cells = [0i8; 26];
-        for (p, (&m, &o)) in board(mover).iter().zip(&board(opponent)).enumerate() {
-            cells[p + 1] = m as i8;
-            cells[24 - p] = -(o as i8);
-        }
-        let position = Position::from_board(cells).unwrap();
+        let position = crate::bearoff::position_of(&board(mover), &board(opponent)).unwrap();
         assert_eq!(boards_of(&position), Some((mover, opponent)));
         let wins = db.roll_wins(mover, opponent);
         let mut mean = 0.0;
