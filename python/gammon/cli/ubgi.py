@@ -34,10 +34,11 @@ Every decision comes from the engine: the chequer play from :meth:`gammon.Bot.ra
 double from :meth:`gammon.Bot.cube_action`. A ``PositionID:MatchID`` or an XGID carries the cube
 and the match score, and both are then decided in that context (plays by cubeful equity at the
 score); a bare Position ID is taken as money play with a centred cube, its plays ranked by cubeless
-equity, each judged in full as :meth:`gammon.Bot.rank_plays` judges them. ``go cube`` answers the double of the player on
-roll before the roll (``nodouble`` when the cube is not available to him); ``go turn`` answers the
-double and the play of the dice given, the play as it stands after a take when the answer is
-``double``. The ``info`` line's ``score`` is the equity of the answer, for the player on roll.
+equity, each judged in full as :meth:`gammon.Bot.rank_plays` judges them. ``go cube`` answers the
+double of the player on roll before the roll (``nodouble`` when the cube is not available to
+him); ``go turn`` answers the double and the play of the dice given, the play as it stands after a
+take when the answer is ``double``. The ``info`` line's ``score`` is the equity of the answer, for
+the player on roll.
 
 UBGI v0.1's forms are taken too, mapped onto v0.2 as docs/ubgi.md lists: ``setoption name <Name>
 value <Value>`` as ``set``, ``setturn`` and ``stop`` accepted, ``go role chequer|cube|turn [limits]``
