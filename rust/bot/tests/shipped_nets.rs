@@ -77,7 +77,7 @@ fn check(net: &NeuralNet, name: &str, pick: fn(&Pin) -> [f64; 5]) {
 }
 
 #[test]
-fn the_bots_net_v10_gives_its_pinned_probabilities() {
+fn the_bots_net_v11_gives_its_pinned_probabilities() {
     check(NeuralNet::builtin(), "net-v11", |pin| pin.2);
 }
 

@@ -44,8 +44,9 @@
 //! play turns on, and the plays it does not make are never on a game's path.
 //!
 //! The labelled positions go to `DIR/data-SEED-LABEL.bin` (`data-SEED-LABEL-focusE.bin` with
-//! `--focus`, `-backgames` added with `--back-games`, `-candidatesK` with `--candidates`) in blocks as they are made (records of
-//! [`Sample`]: the game number, the 26 signed counts of the position and its five f32 labels),
+//! `--focus`, `-backgames` added with `--back-games`, `-candidatesK` with `--candidates`) in
+//! blocks as they are made (records of [`Sample`]: the game number, the 26 signed counts of the
+//! position and its five f32 labels),
 //! so an interrupted run resumes where it stopped, and a later run with other training settings
 //! reuses them. Positions of game `g` come from dice
 //! stream `g` of the seed. One game in twenty is held out to report the fit; at the end the
@@ -199,8 +200,8 @@ impl Label {
 
 /// The positions of self-play game `game` that get labels: those before each roll the net
 /// judges, or with `candidates` > 0 those after the `candidates` plays it ranks highest at each
-/// turn (each distinct one once a turn; not those that end the game or that the bear-off
-/// database judges).
+/// turn (distinct, as the move generator gives one play per result; not those that end the game
+/// or that the bear-off database judges).
 fn game_positions(net: &NeuralNet, seed: u64, game: u64, explore: f64, candidates: usize) -> Vec<Position> {
     let mut found = vec![];
     self_play(net, seed, game, |position, plays, values, stream| {
@@ -211,13 +212,9 @@ fn game_positions(net: &NeuralNet, seed: u64, game: u64, explore: f64, candidate
                 found.push(*position);
             }
         } else {
-            let first = found.len();
             for &k in order.iter().take(candidates) {
                 let after = Backgammon.after(&plays[k]);
-                if Backgammon.result(&after).is_none()
-                    && Class::of(&after) != Class::BearOff
-                    && !found[first..].contains(&after)
-                {
+                if Backgammon.result(&after).is_none() && Class::of(&after) != Class::BearOff {
                     found.push(after);
                 }
             }
