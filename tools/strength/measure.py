@@ -44,7 +44,7 @@ TIE = 1e-5  # the referee computes in single precision
 OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon", "equity")
 MODEL = "our model, gnubg 2-ply's probabilities"
 # The bot's shipped net, as the tables name it.
-BOT_NET = "net-v12"
+BOT_NET = "net-v13"
 BOT_ROW = f"{BOT_NET} (the bot, 0-ply)"
 CLASS_ORDER = ("contact", "crashed", "race")
 BACK_GAMES = "back games"
