@@ -464,6 +464,8 @@ struct Ranking {
     candidates: Vec<u32>,
     /// Their hidden activations, one run of the contact net's width each, in the same order.
     hidden: Vec<f32>,
+    /// Their direct path's logits, in the same order.
+    direct: Vec<[f32; 8]>,
     /// Places in `candidates`, best first (scratch space for the ranking).
     order: Vec<u32>,
 }
@@ -475,31 +477,34 @@ thread_local! {
 
 impl Ranking {
     const fn new() -> Ranking {
-        Ranking { candidates: Vec::new(), hidden: Vec::new(), order: Vec::new() }
+        Ranking { candidates: Vec::new(), hidden: Vec::new(), direct: Vec::new(), order: Vec::new() }
     }
 
     fn clear(&mut self) {
         self.candidates.clear();
         self.hidden.clear();
+        self.direct.clear();
     }
 
-    /// Lists candidate `k`, giving the room for its `width` hidden activations.
+    /// Lists candidate `k`, giving the room for its `width` hidden activations and its direct
+    /// path's logits.
     #[inline(always)]
-    fn push(&mut self, k: usize, width: usize) -> &mut [f32] {
+    fn push(&mut self, k: usize, width: usize) -> (&mut [f32], &mut [f32; 8]) {
         self.candidates.push(k as u32);
         let start = self.hidden.len();
         self.hidden.resize(start + width, 0.0);
-        &mut self.hidden[start..]
+        self.direct.push([0.0; 8]);
+        (&mut self.hidden[start..], self.direct.last_mut().expect("just pushed"))
     }
 
     /// Replaces the first layer's values in `values` of every listed candidate by `net`'s whole
     /// judgement.
     #[inline(always)]
     fn judge_all(&mut self, net: Judge, values: &mut [Probabilities]) {
-        let Ranking { candidates, hidden, order } = self;
+        let Ranking { candidates, hidden, direct, order } = self;
         order.clear();
         order.extend(0..candidates.len() as u32);
-        judge(net, candidates, hidden, order, values);
+        judge(net, candidates, (hidden, direct), order, values);
     }
 
     /// Replaces the first layer's values in `values` of the listed candidates that `head` keeps
@@ -516,7 +521,7 @@ impl Ranking {
         values: &mut [Probabilities],
         eligible: &mut [bool],
     ) {
-        let Ranking { candidates, hidden, order } = self;
+        let Ranking { candidates, hidden, direct, order } = self;
         order.clear();
         order.extend(0..candidates.len() as u32);
         // A stable sort of places in candidate order: equals stay in the order of the candidates.
@@ -530,7 +535,7 @@ impl Ranking {
             order.iter().take(head.most.max(1)).skip(1).take_while(|p| top - equity(p) <= head.margin as f64);
         let (best, rest) = order.split_at(order.len().min(1 + kept.count()));
         if !(choosing_only && best.len() == 1 && candidates.len() == values.len()) {
-            judge(net, candidates, hidden, best, values);
+            judge(net, candidates, (hidden, direct), best, values);
         }
         for &place in rest {
             eligible[candidates[place as usize] as usize] = false;
@@ -543,28 +548,32 @@ impl Ranking {
 type Judge<'a> = (&'a Network, Option<&'a IntegerHead>);
 
 /// Replaces the values in `values` of the listed candidates at `places` (places in the list of
-/// `candidates`, whose hidden activations `hidden` holds in the same order) by `net`'s whole
-/// judgement, several at a time: the head judges up to four in one pass over its weights.
+/// `candidates`, whose hidden activations and direct path's logits `kept` holds in the same
+/// order) by `net`'s whole judgement, several at a time: the head judges up to four in one pass
+/// over its weights.
 #[inline(always)]
 fn judge(
     (net, integer): Judge,
     candidates: &[u32],
-    hidden: &[f32],
+    (hidden, direct): (&[f32], &[[f32; 8]]),
     places: &[u32],
     values: &mut [Probabilities],
 ) {
     let width = net.hidden();
     let hidden_of = |place: u32| &hidden[place as usize * width..(place as usize + 1) * width];
+    let direct_of = |place: u32| direct[place as usize];
     let k = |place: u32| candidates[place as usize] as usize;
     if let Some(head) = integer {
         for group in places.chunks(integer_head::MOST) {
-            let h = |i: usize| hidden_of(group[i]);
+            let (h, d) = (|i: usize| hidden_of(group[i]), |i: usize| direct_of(group[i]));
             let mut y = [[0.0; OUTPUTS]; integer_head::MOST];
             match group.len() {
-                4 => y = net.outputs_integer(head, [h(0), h(1), h(2), h(3)]),
-                3 => y[..3].copy_from_slice(&net.outputs_integer(head, [h(0), h(1), h(2)])),
-                2 => y[..2].copy_from_slice(&net.outputs_integer(head, [h(0), h(1)])),
-                _ => y[..1].copy_from_slice(&net.outputs_integer(head, [h(0)])),
+                4 => y = net.outputs_integer(head, [h(0), h(1), h(2), h(3)], [d(0), d(1), d(2), d(3)]),
+                3 => {
+                    y[..3].copy_from_slice(&net.outputs_integer(head, [h(0), h(1), h(2)], [d(0), d(1), d(2)]))
+                }
+                2 => y[..2].copy_from_slice(&net.outputs_integer(head, [h(0), h(1)], [d(0), d(1)])),
+                _ => y[..1].copy_from_slice(&net.outputs_integer(head, [h(0)], [d(0)])),
             }
             for (&place, y) in group.iter().zip(&y) {
                 values[k(place)] = consistent(y).flipped();
@@ -576,17 +585,20 @@ fn judge(
         let mut set = |place: u32, y: &[f32; OUTPUTS]| values[k(place)] = consistent(y).flipped();
         match *group {
             [a, b, c, d] => {
-                let y = net.outputs_quad([hidden_of(a), hidden_of(b), hidden_of(c), hidden_of(d)]);
+                let y = net.outputs_quad(
+                    [hidden_of(a), hidden_of(b), hidden_of(c), hidden_of(d)],
+                    [direct_of(a), direct_of(b), direct_of(c), direct_of(d)],
+                );
                 [a, b, c, d].iter().zip(&y).for_each(|(&place, y)| set(place, y));
             }
             _ => {
                 for pair in group.chunks(2) {
                     if let [a, b] = *pair {
-                        let y = net.outputs_pair([hidden_of(a), hidden_of(b)]);
+                        let y = net.outputs_pair([hidden_of(a), hidden_of(b)], [direct_of(a), direct_of(b)]);
                         set(a, &y[0]);
                         set(b, &y[1]);
                     } else {
-                        set(pair[0], &net.outputs(hidden_of(pair[0])));
+                        set(pair[0], &net.outputs_given(hidden_of(pair[0]), direct_of(pair[0])));
                     }
                 }
             }
@@ -776,8 +788,13 @@ impl Prepared<'_> {
                 });
                 match ranked.as_mut() {
                     Some((r, _)) if class == Class::Contact => {
-                        let hidden = r.push(out.len(), net.hidden());
-                        consistent(&net.outputs_after_keeping_hidden(&self.sums[k], &changes[..n], hidden))
+                        let (hidden, direct) = r.push(out.len(), net.hidden());
+                        consistent(&net.outputs_after_keeping_hidden(
+                            &self.sums[k],
+                            &changes[..n],
+                            hidden,
+                            direct,
+                        ))
                     }
                     _ => consistent(&net.outputs_after(&self.sums[k], &changes[..n])),
                 }

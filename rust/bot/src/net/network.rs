@@ -24,6 +24,10 @@ pub(super) const BLOCK: usize = 64;
 /// The most inputs a net may have.
 const MAX_INPUTS: usize = 10_000;
 
+/// Where [`Network::outputs_after_keeping_hidden`] keeps a candidate's hidden activations and
+/// its direct path's logits.
+type Kept<'a> = Option<(&'a mut [f32], &'a mut [f32; 8])>;
+
 /// One net's weights.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
@@ -249,11 +253,23 @@ impl Network {
         squash(z)
     }
 
-    /// [`Network::outputs`] of two candidates' hidden activations, to the bit, with the head
-    /// judging both in one pass over its weights ([`Head::add_logits_pair`]).
+    /// [`Network::outputs`] of hidden activations whose direct-path logits `direct`
+    /// ([`Network::direct_logits`]) are already known, as
+    /// [`Network::outputs_after_keeping_hidden`] leaves them: the same outputs to the bit,
+    /// without the direct path again.
     #[inline(always)]
-    pub fn outputs_pair(&self, hidden: [&[f32]; 2]) -> [[f32; OUTPUTS]; 2] {
-        let mut z = [self.direct_logits(hidden[0]), self.direct_logits(hidden[1])];
+    pub fn outputs_given(&self, hidden: &[f32], mut direct: [f32; 8]) -> [f32; OUTPUTS] {
+        if let Some(head) = &self.head {
+            head.add_logits(hidden, &mut [0.0; MAX_UNITS], &mut direct);
+        }
+        squash(direct)
+    }
+
+    /// [`Network::outputs_given`] of two candidates, to the bit, with the head judging both in
+    /// one pass over its weights ([`Head::add_logits_pair`]).
+    #[inline(always)]
+    pub fn outputs_pair(&self, hidden: [&[f32]; 2], direct: [[f32; 8]; 2]) -> [[f32; OUTPUTS]; 2] {
+        let mut z = direct;
         if let Some(head) = &self.head {
             let [z0, z1] = &mut z;
             head.add_logits_pair(hidden, [z0, z1]);
@@ -264,8 +280,8 @@ impl Network {
     /// [`Network::outputs_pair`] of four candidates, to the bit, the head judging all four in
     /// one pass over its weights ([`Head::add_logits_quad`]).
     #[inline(always)]
-    pub fn outputs_quad(&self, hidden: [&[f32]; 4]) -> [[f32; OUTPUTS]; 4] {
-        let mut z = hidden.map(|h| self.direct_logits(h));
+    pub fn outputs_quad(&self, hidden: [&[f32]; 4], direct: [[f32; 8]; 4]) -> [[f32; OUTPUTS]; 4] {
+        let mut z = direct;
         if let Some(head) = &self.head {
             let [z0, z1, z2, z3] = &mut z;
             head.add_logits_quad(hidden, [z0, z1, z2, z3]);
@@ -273,7 +289,7 @@ impl Network {
         z.map(squash)
     }
 
-    /// [`Network::outputs`] of `C` candidates' hidden activations (at most
+    /// [`Network::outputs_given`] of `C` candidates (at most
     /// [`MOST`](super::integer_head::MOST)), the head's input layer in integers (`head`, made
     /// from this net's head) judging them all in one pass over its weights: nearly the same
     /// values as the `f32` head's, in less time.
@@ -282,8 +298,9 @@ impl Network {
         &self,
         head: &IntegerHead,
         hidden: [&[f32]; C],
+        direct: [[f32; 8]; C],
     ) -> [[f32; OUTPUTS]; C] {
-        let mut z = hidden.map(|h| self.direct_logits(h));
+        let mut z = direct;
         head.add_logits_many(hidden, z.each_mut().map(|z| &mut z[..]));
         z.map(squash)
     }
@@ -291,7 +308,7 @@ impl Network {
     /// The output logits of the direct path (hidden units to outputs), padded to eight so that
     /// their sigmoids take one vector pass.
     #[inline(always)]
-    fn direct_logits(&self, hidden: &[f32]) -> [f32; 8] {
+    pub fn direct_logits(&self, hidden: &[f32]) -> [f32; 8] {
         match self.hidden {
             SHIPPED_HIDDEN => {
                 return self
@@ -371,17 +388,33 @@ impl Network {
     /// [`Network::outputs_after`] by the direct path alone, leaving out the head (the same
     /// outputs for a net without one): what the first layer makes of the candidate, for ranking
     /// candidates before the head judges the few best. The candidate's hidden activations are
-    /// left in `hidden[..self.hidden()]`, so that [`Network::outputs`] of them later gives
-    /// [`Network::outputs_after`]'s outputs to the bit, the head included, without the first
-    /// layer again.
+    /// left in `hidden[..self.hidden()]` and its direct path's logits in `direct`, so that
+    /// [`Network::outputs_given`] of them later gives [`Network::outputs_after`]'s outputs to
+    /// the bit, the head included, without the first layer or the direct path again.
     #[inline(always)]
     pub fn outputs_after_keeping_hidden(
         &self,
         sums: &[f32],
         changes: &[(u32, f32)],
         hidden: &mut [f32],
+        direct: &mut [f32; 8],
     ) -> [f32; OUTPUTS] {
-        self.outputs_after_with(sums, changes, None, Some(hidden))
+        self.outputs_after_with(sums, changes, None, Some((hidden, direct)))
+    }
+
+    /// The outputs from a candidate's hidden activations, by the head with `act` as in
+    /// [`Network::outputs_with`], or, with `keep`, by the direct path alone, the activations and
+    /// the direct path's logits kept there.
+    #[inline(always)]
+    fn outputs_or_keep(&self, hidden: &[f32], act: Option<&mut [f32]>, keep: Kept) -> [f32; OUTPUTS] {
+        match keep {
+            Some((kept, direct)) => {
+                kept[..hidden.len()].copy_from_slice(hidden);
+                *direct = self.direct_logits(hidden);
+                squash(*direct)
+            }
+            None => self.outputs_with(hidden, act),
+        }
     }
 
     #[inline(always)]
@@ -390,7 +423,7 @@ impl Network {
         sums: &[f32],
         changes: &[(u32, f32)],
         act: Option<&mut [f32]>,
-        keep: Option<&mut [f32]>,
+        keep: Kept,
     ) -> [f32; OUTPUTS] {
         match self.hidden {
             SHIPPED_HIDDEN => {
@@ -405,10 +438,7 @@ impl Network {
                 }
                 let mut hidden = [0.0f32; MAX_HIDDEN];
                 self.activate(&s, &mut hidden);
-                if let Some(keep) = keep {
-                    keep[..self.hidden].copy_from_slice(&hidden[..self.hidden]);
-                }
-                self.outputs_with(&hidden[..self.hidden], act)
+                self.outputs_or_keep(&hidden[..self.hidden], act, keep)
             }
         }
     }
@@ -419,7 +449,7 @@ impl Network {
         sums: &[f32],
         changes: &[(u32, f32)],
         act: Option<&mut [f32]>,
-        keep: Option<&mut [f32]>,
+        keep: Kept,
     ) -> [f32; OUTPUTS] {
         let mut hidden = [0.0f32; H];
         for b in (0..H).step_by(B) {
@@ -429,10 +459,7 @@ impl Network {
                 hidden[b + j] = sigmoid(s[j]);
             }
         }
-        if let Some(keep) = keep {
-            keep[..H].copy_from_slice(&hidden);
-        }
-        self.outputs_with(&hidden, act)
+        self.outputs_or_keep(&hidden, act, keep)
     }
 
     /// A full forward pass.

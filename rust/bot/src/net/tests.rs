@@ -407,9 +407,11 @@ fn the_integer_head_judges_as_the_head_does() {
         net.contact.hidden_sums(&x, &mut sums);
         net.contact.activate(&sums, &mut hidden);
         let hidden = &hidden[..net.contact.hidden()];
-        let (float, [integer]) = (net.contact.outputs(hidden), net.contact.outputs_integer(q, [hidden]));
+        let direct = net.contact.direct_logits(hidden);
+        let (float, [integer]) =
+            (net.contact.outputs(hidden), net.contact.outputs_integer(q, [hidden], [direct]));
         worst = float.iter().zip(integer).map(|(a, b)| (a - b).abs()).fold(worst, f32::max);
-        assert_eq!(net.contact.outputs_integer(q, [hidden; 4]), [integer; 4]);
+        assert_eq!(net.contact.outputs_integer(q, [hidden; 4], [direct; 4]), [integer; 4]);
     }
     assert!(contact > 1000);
     assert!(worst < 3e-4, "outputs differ by up to {worst}");
@@ -457,10 +459,14 @@ fn four_candidates_at_once_are_judged_as_one_at_a_time() {
             hidden.push(h[..net.hidden()].to_vec());
         }
         for four in hidden.chunks_exact(4) {
-            let got = net.outputs_quad([&four[0], &four[1], &four[2], &four[3]]);
-            for (h, y) in four.iter().zip(got) {
+            let direct = [0, 1, 2, 3].map(|i| net.direct_logits(&four[i]));
+            let got = net.outputs_quad([&four[0], &four[1], &four[2], &four[3]], direct);
+            let pair = net.outputs_pair([&four[0], &four[1]], [direct[0], direct[1]]);
+            for ((h, y), d) in four.iter().zip(got).zip(direct) {
                 assert_eq!(y.map(f32::to_bits), net.outputs(h).map(f32::to_bits));
+                assert_eq!(y.map(f32::to_bits), net.outputs_given(h, d).map(f32::to_bits));
             }
+            assert_eq!(pair.map(|y| y.map(f32::to_bits)), [got[0], got[1]].map(|y| y.map(f32::to_bits)));
         }
     }
 }
