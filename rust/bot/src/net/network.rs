@@ -246,11 +246,7 @@ impl Network {
     /// has one, left in `act[..units]`) or, with `None`, by the direct path alone.
     #[inline(always)]
     fn outputs_with(&self, hidden: &[f32], act: Option<&mut [f32]>) -> [f32; OUTPUTS] {
-        let mut z = self.direct_logits(hidden);
-        if let (Some(head), Some(act)) = (&self.head, act) {
-            head.add_logits(hidden, act, &mut z);
-        }
-        squash(z)
+        self.outputs_from_direct(hidden, self.direct_logits(hidden), act)
     }
 
     /// [`Network::outputs`] of hidden activations whose direct-path logits `direct`
@@ -258,11 +254,23 @@ impl Network {
     /// [`Network::outputs_after_keeping_hidden`] leaves them: the same outputs to the bit,
     /// without the direct path again.
     #[inline(always)]
-    pub fn outputs_given(&self, hidden: &[f32], mut direct: [f32; 8]) -> [f32; OUTPUTS] {
-        if let Some(head) = &self.head {
-            head.add_logits(hidden, &mut [0.0; MAX_UNITS], &mut direct);
+    pub fn outputs_given(&self, hidden: &[f32], direct: [f32; 8]) -> [f32; OUTPUTS] {
+        self.outputs_from_direct(hidden, direct, Some(&mut [0.0; MAX_UNITS]))
+    }
+
+    /// The outputs from the direct path's logits `z` of `hidden`, the head's added as
+    /// [`Network::outputs_with`] adds them.
+    #[inline(always)]
+    fn outputs_from_direct(
+        &self,
+        hidden: &[f32],
+        mut z: [f32; 8],
+        act: Option<&mut [f32]>,
+    ) -> [f32; OUTPUTS] {
+        if let (Some(head), Some(act)) = (&self.head, act) {
+            head.add_logits(hidden, act, &mut z);
         }
-        squash(direct)
+        squash(z)
     }
 
     /// [`Network::outputs_given`] of two candidates, to the bit, with the head judging both in
@@ -411,7 +419,7 @@ impl Network {
             Some((kept, direct)) => {
                 kept[..hidden.len()].copy_from_slice(hidden);
                 *direct = self.direct_logits(hidden);
-                squash(*direct)
+                self.outputs_from_direct(hidden, *direct, None)
             }
             None => self.outputs_with(hidden, act),
         }
