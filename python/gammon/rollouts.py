@@ -45,9 +45,9 @@ def rollout(
     roll subtracted when ``variance_reduction`` is on; for speed its contact net is narrower than
     the bot's, and it judges only the 8 plays of a roll that a small screen net ranks highest,
     which plays as well as judging them all within what a 40,000-game duel can tell),
-    ``"net-wide"`` (the bot's own nets judging the 8 plays the screen ranks highest: within a few
-    thousandths of a point a game of the bot, about 1.8 times the time of ``"net"`` without
-    variance reduction and 1.5 with it), ``"net-all"`` (the bot's own nets judging every play,
+    ``"net-wide"`` (the bot's own nets judging the 6 plays their own screen ranks highest: within
+    about a hundredth of a point a game of the bot, about 1.6 times the time of ``"net"``
+    without variance reduction), ``"net-all"`` (the bot's own nets judging every play,
     as :class:`Bot` does at 0-ply: about 2.4 times ``"net-wide"``'s time without variance
     reduction, 10 with it, which it
     measures with the bot's own net), ``"pubeval"`` (Tesauro's linear evaluator: weaker,

@@ -618,8 +618,8 @@ def build_parser() -> argparse.ArgumentParser:
     roll.add_argument(
         "--policy",
         default=None,
-        help="random, pubeval, net (default), net-wide (the bot's net judging the screen's best 8 "
-        "plays) or net-all (the bot's net judging every play); "
+        help="random, pubeval, net (default), net-wide (the bot's net judging the 6 plays "
+        "its own screen ranks highest) or net-all (the bot's net judging every play); "
         "for Battlegammon random, greedy or bot (default)",
     )
     roll.add_argument(

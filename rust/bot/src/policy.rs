@@ -30,8 +30,9 @@ pub enum BuiltinPolicy {
     /// 0-ply), for rollouts that must follow the bot's choices exactly: about 4.3 times `Net`'s
     /// time a game, 15 with variance reduction (docs/performance.md).
     NetAll,
-    /// The bot's nets judging the [`KEEP`] plays of each roll that the screen ranks highest, the
-    /// head of their contact net only those [`WIDE_HEAD`] keeps, in integers
+    /// The bot's nets judging the [`WIDE_KEEP`] plays of each roll that the bot's screen
+    /// ([`Screen::bot`]) ranks highest, the head of their contact net only those [`WIDE_HEAD`]
+    /// keeps, in integers
     /// ([`Prepared::with_integer_head`]): within a few thousandths of a point a game of the bot,
     /// in about 1.8 times `Net`'s time a game, 1.5 with variance reduction
     /// (docs/performance.md).
@@ -45,6 +46,12 @@ pub enum BuiltinPolicy {
 /// rather than 3.9, and a rollout game takes about 17% fewer instructions, for no loss that a
 /// 100,000-game duel can see (docs/strength.md).
 pub const WIDE_HEAD: Keep = Keep { most: HEAD_KEEP, margin: 0.06 };
+
+/// How many plays of a roll [`BuiltinPolicy::NetWide`] judges with the bot's nets, those the
+/// bot's screen ([`Screen::bot`]) ranks highest. That screen, trained on the bot's nets' play
+/// with the best plays of a roll weighted most, keeps their best play among its best 6 about as
+/// often as the rollouts' screen does among its best 8 (docs/training.md).
+pub const WIDE_KEEP: usize = 6;
 
 impl BuiltinPolicy {
     /// `"random"`, `"pubeval"`, `"net"` (the default everywhere a policy is asked for),
@@ -68,11 +75,12 @@ impl BuiltinPolicy {
     fn net_policy(&self) -> Option<NetPolicy<'static>> {
         let (net, keep, head, integer_head) = match self {
             BuiltinPolicy::Net => (NeuralNet::fast(), KEEP, Keep::from(HEAD_KEEP), false),
-            BuiltinPolicy::NetWide => (NeuralNet::builtin(), KEEP, WIDE_HEAD, true),
+            BuiltinPolicy::NetWide => (NeuralNet::builtin(), WIDE_KEEP, WIDE_HEAD, true),
             BuiltinPolicy::NetAll => (NeuralNet::builtin(), usize::MAX, Keep::from(HEAD_KEEP), false),
             _ => return None,
         };
-        Some(NetPolicy::new(net, Screen::builtin(), keep).with_head(head).with_integer_head(integer_head))
+        let screen = if *self == BuiltinPolicy::NetWide { Screen::bot() } else { Screen::builtin() };
+        Some(NetPolicy::new(net, screen, keep).with_head(head).with_integer_head(integer_head))
     }
 }
 
@@ -477,7 +485,7 @@ mod tests {
                 assert_eq!(screened, net.best_of_screened(screen, KEEP, &p, &plays).0);
                 let mut wide_net =
                     NeuralNet::builtin().prepare(&p).with_head(WIDE_HEAD).with_integer_head(true);
-                assert_eq!(wide, wide_net.best_of_screened(screen, KEEP, &plays).0);
+                assert_eq!(wide, wide_net.best_of_screened(Screen::bot(), WIDE_KEEP, &plays).0);
                 assert_eq!(all, bot.best_index(&p, &plays));
             }
             let plays = legal_plays(&p, stream.roll());

@@ -36,7 +36,7 @@ pub struct RolloutRequest {
     #[serde(default)]
     pub seed: u64,
     /// Who plays both sides: `net` (the default, the built-in neural net), `net-wide` (the bot's
-    /// net judging the screen's best 8 plays), `net-all` (the bot's net judging every play),
+    /// net judging the 6 plays its own screen ranks highest), `net-all` (the bot's net judging every play),
     /// `pubeval` or `random`.
     #[serde(default = "default_policy")]
     #[schema(default = "net", example = "net")]

@@ -12,7 +12,10 @@
 //! self-play rolls to reproduce the differences between the full nets' equities of a roll's
 //! plays ([`Screen::learn_roll`]).
 //!
-//! The shipped screen, `data/screen-v1.bin`, is compiled into the crate like the nets.
+//! Two screens are compiled into the crate like the nets: `data/screen-v1.bin`
+//! ([`Screen::builtin`]), trained on the rollouts' narrower nets' play, and `data/screen-v2.bin`
+//! ([`Screen::bot`]), trained on the bot's nets' play with the best few plays of each roll
+//! weighted most, which ranks well enough that the wide nets judge fewer plays.
 
 use gammon_backgammon::board::{Position, BAR, OPPONENT_BAR};
 use gammon_backgammon::moves::Play;
@@ -29,8 +32,10 @@ const VALUES: usize = 32;
 
 const MAGIC: &[u8; 8] = b"GAMMONS1";
 
-/// The screen shipped with the crate.
+/// The screen shipped with the crate for the rollouts' narrower nets.
 static BUILTIN: &[u8] = include_bytes!("../../data/screen-v1.bin");
+/// The screen shipped with the crate for the bot's nets.
+static BOT: &[u8] = include_bytes!("../../data/screen-v2.bin");
 
 /// A screen's weights.
 #[derive(Clone, Debug, PartialEq)]
@@ -109,10 +114,19 @@ impl Screen {
         Screen { table, bias: [0.0; HIDDEN], out, out_bias: 0.0 }
     }
 
-    /// The shipped screen, loaded once.
+    /// The shipped screen for the rollouts' narrower nets ([`NeuralNet::fast`](super::NeuralNet::fast)),
+    /// loaded once.
     pub fn builtin() -> &'static Screen {
         static SCREEN: OnceLock<Screen> = OnceLock::new();
         SCREEN.get_or_init(|| Screen::from_bytes(BUILTIN).expect("the shipped screen is valid"))
+    }
+
+    /// The shipped screen for the bot's nets ([`NeuralNet::builtin`](super::NeuralNet::builtin)),
+    /// loaded once: trained on their play, it keeps their best play among its best few more
+    /// often than [`Screen::builtin`] does.
+    pub fn bot() -> &'static Screen {
+        static SCREEN: OnceLock<Screen> = OnceLock::new();
+        SCREEN.get_or_init(|| Screen::from_bytes(BOT).expect("the shipped screen is valid"))
     }
 
     /// Reads a screen written by [`Screen::to_bytes`].
@@ -280,9 +294,20 @@ impl Screen {
 
     /// One step of training on the plays of one roll from `before`, whose full-net equities are
     /// `targets`: moves each play's score so that its difference from the roll's mean score
-    /// approaches its equity's difference from the mean equity, with step size `alpha`. Returns
-    /// the sum of the squared errors before the step.
-    pub fn learn_roll(&mut self, before: &Position, plays: &[Play], targets: &[f32], alpha: f32) -> f32 {
+    /// approaches its equity's difference from the mean equity, with step size `alpha`. With a
+    /// finite `focus` each play counts by `exp(-(best - equity) / focus)` and the means are
+    /// weighted alike, so that the order among the best few plays, the only order a screen
+    /// that keeps a few needs, is learned before that among plainly bad ones;
+    /// `f32::INFINITY` counts every play alike. Returns the weighted sum of the squared errors
+    /// before the step.
+    pub fn learn_roll(
+        &mut self,
+        before: &Position,
+        plays: &[Play],
+        targets: &[f32],
+        alpha: f32,
+        focus: f32,
+    ) -> f32 {
         let n = plays.len();
         if n < 2 {
             return 0.0;
@@ -290,22 +315,29 @@ impl Screen {
         let look = self.look(before);
         let hidden: Vec<[f32; HIDDEN]> = plays.iter().map(|p| look.hidden(p)).collect();
         let scores: Vec<f32> = hidden.iter().map(|h| self.output(h)).collect();
-        let mean_score = scores.iter().sum::<f32>() / n as f32;
-        let mean_target = targets.iter().sum::<f32>() / n as f32;
+        let best = targets.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let weights: Vec<f32> = targets.iter().map(|&t| (-(best - t) / focus).exp()).collect();
+        let total: f32 = weights.iter().sum();
+        let mean = |values: &[f32]| values.iter().zip(&weights).map(|(v, w)| v * w).sum::<f32>() / total;
+        let (mean_score, mean_target) = (mean(&scores), mean(targets));
         let mut squares = 0.0;
-        // The errors sum to zero over the roll, so each play's gradient is its own error.
-        for ((play, h), (&s, &t)) in plays.iter().zip(&hidden).zip(scores.iter().zip(targets)) {
+        // The weighted errors sum to zero over the roll, so each play's gradient is its own
+        // weighted error.
+        for (((play, h), (&s, &t)), &w) in
+            plays.iter().zip(&hidden).zip(scores.iter().zip(targets)).zip(&weights)
+        {
             let err = (t - mean_target) - (s - mean_score);
-            squares += err * err;
+            squares += w * err * err;
+            let step = alpha * w * err;
             let mut back = [0.0f32; HIDDEN];
             for j in 0..HIDDEN {
                 // The slope of the clipped activation: 1 inside (0, 1), else 0.
                 let slope = (h[j] > 0.0 && h[j] < 1.0) as u8 as f32;
-                back[j] = alpha * err * self.out[j] * slope;
-                self.out[j] += alpha * err * h[j];
+                back[j] = step * self.out[j] * slope;
+                self.out[j] += step * h[j];
                 self.bias[j] += back[j];
             }
-            self.out_bias += alpha * err;
+            self.out_bias += step;
             for (k, &v) in slots(&play.position).iter().enumerate() {
                 let row = &mut self.table[k * VALUES + v as usize];
                 for j in 0..HIDDEN {
@@ -506,6 +538,40 @@ mod tests {
     }
 
     #[test]
+    fn focused_learning_fits_the_best_plays_order_first() {
+        // One roll's plays, with targets that rank them by an arbitrary rule, learned again and
+        // again: the weighted error falls, and with a focus the best plays' differences are
+        // fitted closer than the roll's mean error, which the bad plays dominate.
+        let p = Position::initial();
+        let plays = legal_plays(&p, Dice::new(6, 3).unwrap());
+        assert!(plays.len() > 10);
+        let targets: Vec<f32> = (0..plays.len()).map(|k| -0.02 * ((k * 7) % plays.len()) as f32).collect();
+        let error = |screen: &Screen, top: usize| {
+            let look = screen.look(&p);
+            let mut order: Vec<usize> = (0..plays.len()).collect();
+            order.sort_by(|&a, &b| targets[b].total_cmp(&targets[a]));
+            let scores: Vec<f32> = order[..top].iter().map(|&k| look.score(&plays[k])).collect();
+            (1..top)
+                .map(|i| ((scores[0] - scores[i]) - (targets[order[0]] - targets[order[i]])).abs())
+                .sum::<f32>()
+        };
+        let (mut plain, mut focused) = (Screen::random(4), Screen::random(4));
+        let before = (plain.learn_roll(&p, &plays, &targets, 0.0, f32::INFINITY), error(&plain, 4));
+        for _ in 0..200 {
+            plain.learn_roll(&p, &plays, &targets, 0.01, f32::INFINITY);
+            focused.learn_roll(&p, &plays, &targets, 0.01, 0.02);
+        }
+        let after = plain.learn_roll(&p, &plays, &targets, 0.0, f32::INFINITY);
+        assert!(after < before.0 / 4.0, "{after} vs {}", before.0);
+        assert!(error(&focused, 4) < error(&plain, 4), "{} vs {}", error(&focused, 4), error(&plain, 4));
+        assert!(error(&focused, 4) < before.1 / 4.0);
+        // A step of size zero changes nothing, whatever the focus.
+        let copy = focused.clone();
+        focused.learn_roll(&p, &plays, &targets, 0.0, 0.05);
+        assert_eq!(focused, copy);
+    }
+
+    #[test]
     fn a_plays_score_from_the_changes_matches_a_fresh_look() {
         let screen = Screen::random(3);
         let mut p = Position::initial();
@@ -577,5 +643,7 @@ mod tests {
         assert!(Screen::from_bytes(&bytes[..bytes.len() - 4]).is_err());
         assert!(Screen::from_bytes(b"GAMMONN1").is_err());
         assert!(Screen::builtin().weights().all(f32::is_finite));
+        assert!(Screen::bot().weights().all(f32::is_finite));
+        assert_ne!(Screen::bot(), Screen::builtin());
     }
 }

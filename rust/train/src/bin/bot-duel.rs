@@ -18,7 +18,7 @@
 //! the `--keep` plays, 8 by default, the screen ranks highest, with `--head` and
 //! `--head-margin`, and with `--screen-margin` the screen's margin too, against the same with the
 //! head's default and no margin; `--integer-head` has that side's head judge in integers, as
-//! `net-wide` does) or `timing`;
+//! `net-wide` does; `--screen FILE` has that side rank its plays by another screen) or `timing`;
 //! PAIRS defaults to 10,000 (20,000 games), SEED to 2024; PLY is the bot's search depth
 //! (default 0); NET, a weights file written by the training programs, plays instead of the
 //! shipped weights (so `net PAIRS SEED 0 NET` is a head-to-head against them, and
@@ -32,7 +32,7 @@ use gammon_bot::net::screen::{Keep, Screen};
 use gammon_bot::net::{NeuralNet, HEAD_KEEP};
 use gammon_bot::search::Bot;
 use gammon_bot::{BuiltinPolicy, NetPolicy, Policy, PubevalPolicy, RandomPolicy, KEEP};
-use gammon_train::files::read_net;
+use gammon_train::files::{read_net, read_screen};
 use gammon_train::report;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -106,6 +106,10 @@ struct Options {
     /// integers, as in the rollouts' `net-wide` policy.
     #[arg(long)]
     integer_head: bool,
+    /// With `--keep`, and for `head`: this screen (a file written by `train-screen`) ranks the
+    /// plays of that policy (the narrower side's) instead of the shipped one.
+    #[arg(long, value_name = "SCREEN.bin")]
+    screen: Option<PathBuf>,
 }
 
 /// Mean time of a decision at `ply` over the positions of pubeval self-play games, rolls with a
@@ -166,6 +170,8 @@ fn main() {
     let net = file.as_ref().unwrap_or_else(|| NeuralNet::builtin());
     let (pairs, seed) = (o.pairs, o.seed);
     let bot = Bot::with_net(net, o.ply).expect("PLY must be 0, 1 or 2");
+    let screen_file = o.screen.as_deref().map(|path| read_screen(path, "--screen"));
+    let screen = screen_file.as_ref().unwrap_or_else(|| Screen::builtin());
     let t = Instant::now();
     let result = match o.opponent {
         Opponent::Timing => return timing(net, o.ply),
@@ -175,7 +181,7 @@ fn main() {
         Opponent::Screened => match o.keep {
             Some(keep) => backgammon_duel(
                 &bot,
-                &NetPolicy::new(NeuralNet::builtin(), Screen::builtin(), keep)
+                &NetPolicy::new(NeuralNet::builtin(), screen, keep)
                     .with_head(Keep::from(o.head).within(o.head_margin))
                     .with_integer_head(o.integer_head),
                 pairs,
@@ -187,13 +193,10 @@ fn main() {
         Opponent::Head => {
             let keep = o.keep.unwrap_or(KEEP);
             let policy = NetPolicy::new(NeuralNet::builtin(), Screen::builtin(), keep);
-            let narrower = NetPolicy::new(
-                NeuralNet::builtin(),
-                Screen::builtin(),
-                Keep::from(keep).within(o.screen_margin),
-            )
-            .with_head(Keep::from(o.head).within(o.head_margin))
-            .with_integer_head(o.integer_head);
+            let narrower =
+                NetPolicy::new(NeuralNet::builtin(), screen, Keep::from(keep).within(o.screen_margin))
+                    .with_head(Keep::from(o.head).within(o.head_margin))
+                    .with_integer_head(o.integer_head);
             backgammon_duel(&narrower, &policy, pairs, seed)
         }
         Opponent::Margin => {

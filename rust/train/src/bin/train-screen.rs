@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! cargo run --release -p gammon-train --bin train-screen -- [--games 400000] [--alpha 0.002]
-//!     [--seed 1] [--test-games 4000] [--net NET.bin] [--from SCREEN.bin] [--out rust/bot/data/screen-v1.bin]
+//!     [--focus inf] [--seed 1] [--test-games 4000] [--net NET.bin] [--from SCREEN.bin]
+//!     [--out rust/bot/data/screen-v1.bin]
 //! ```
 //!
 //! The full nets (the shipped ones, or `--net`) play themselves at 0-ply; at every roll with
@@ -33,6 +34,10 @@ struct Options {
     /// The first step size; it falls linearly to a tenth of it over the games.
     #[arg(long, value_name = "A", default_value_t = 0.002)]
     alpha: f32,
+    /// How fast a play's weight in training falls with its equity below the roll's best: a
+    /// play `focus` worse counts 1/e as much; infinite (the default) counts every play alike.
+    #[arg(long, value_name = "E", default_value_t = f32::INFINITY)]
+    focus: f32,
     /// The seed of the games' dice and of the screen's first weights.
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
@@ -76,7 +81,7 @@ fn main() {
     for g in 0..games {
         let a = alpha * (1.0 - 0.9 * g as f32 / games as f32);
         greedy_game(net, seed, g, |before, plays, equities| {
-            squares += screen.learn_roll(before, plays, equities, a) as f64;
+            squares += screen.learn_roll(before, plays, equities, a, o.focus) as f64;
             count += plays.len() as u64;
         });
         if (g + 1) % 20_000 == 0 || g + 1 == games {
