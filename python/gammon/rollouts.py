@@ -48,7 +48,7 @@ def rollout(
     ``"net-wide"`` (the bot's own nets judging the 6 plays their own screen ranks highest: within
     about a hundredth of a point a game of the bot, about 1.6 times the time of ``"net"``
     without variance reduction), ``"net-all"`` (the bot's own nets judging every play,
-    as :class:`Bot` does at 0-ply: about 2.4 times ``"net-wide"``'s time without variance
+    as :class:`Bot` does at 0-ply: about 2.3 times ``"net-wide"``'s time without variance
     reduction, 10 with it, which it
     measures with the bot's own net), ``"pubeval"`` (Tesauro's linear evaluator: weaker,
     far faster, no variance reduction) or ``"random"``. ``max_std_error`` stops early once the

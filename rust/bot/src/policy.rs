@@ -33,8 +33,8 @@ pub enum BuiltinPolicy {
     /// The bot's nets judging the [`WIDE_KEEP`] plays of each roll that the bot's screen
     /// ([`Screen::bot`]) ranks highest, the head of their contact net only those [`WIDE_HEAD`]
     /// keeps, in integers
-    /// ([`Prepared::with_integer_head`]): within a few thousandths of a point a game of the bot,
-    /// in about 1.8 times `Net`'s time a game, 1.5 with variance reduction
+    /// ([`Prepared::with_integer_head`]): within about a hundredth of a point a game of the
+    /// bot, in about 1.6 times `Net`'s time a game without variance reduction
     /// (docs/performance.md).
     NetWide,
 }
@@ -70,16 +70,17 @@ impl BuiltinPolicy {
         }
     }
 
-    /// The net policy behind `Net`, `NetWide` and `NetAll`, with their weights, the plays of a
-    /// roll the full nets judge and how their head judges (`None` for the others).
+    /// The net policy behind `Net`, `NetWide` and `NetAll`, with their weights, their screen, the
+    /// plays of a roll the full nets judge and how their head judges (`None` for the others).
     fn net_policy(&self) -> Option<NetPolicy<'static>> {
-        let (net, keep, head, integer_head) = match self {
-            BuiltinPolicy::Net => (NeuralNet::fast(), KEEP, Keep::from(HEAD_KEEP), false),
-            BuiltinPolicy::NetWide => (NeuralNet::builtin(), WIDE_KEEP, WIDE_HEAD, true),
-            BuiltinPolicy::NetAll => (NeuralNet::builtin(), usize::MAX, Keep::from(HEAD_KEEP), false),
+        let (net, screen, keep, head, integer_head) = match self {
+            BuiltinPolicy::Net => (NeuralNet::fast(), Screen::builtin(), KEEP, Keep::from(HEAD_KEEP), false),
+            BuiltinPolicy::NetWide => (NeuralNet::builtin(), Screen::bot(), WIDE_KEEP, WIDE_HEAD, true),
+            BuiltinPolicy::NetAll => {
+                (NeuralNet::builtin(), Screen::builtin(), usize::MAX, Keep::from(HEAD_KEEP), false)
+            }
             _ => return None,
         };
-        let screen = if *self == BuiltinPolicy::NetWide { Screen::bot() } else { Screen::builtin() };
         Some(NetPolicy::new(net, screen, keep).with_head(head).with_integer_head(integer_head))
     }
 }
