@@ -45,7 +45,9 @@ OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammo
 MODEL = "our model, gnubg 2-ply's probabilities"
 # The bot's shipped net, as the tables name it.
 BOT_NET = "net-v13"
-BOT_ROW = f"{BOT_NET} (the bot, 0-ply)"
+# The bot judges back games by a net of their own, beside that net.
+BOT_BACK_GAME_NET = "back-game-v1"
+BOT_ROW = f"{BOT_NET} and {BOT_BACK_GAME_NET} (the bot, 0-ply)"
 CLASS_ORDER = ("contact", "crashed", "race")
 BACK_GAMES = "back games"
 # The pips a back-gamer trails by, at least: refine's --back-games rule, whose labels aim here.

@@ -33,9 +33,11 @@ pub enum BuiltinPolicy {
     /// The bot's nets judging the [`WIDE_KEEP`] plays of each roll that the bot's screen
     /// ([`Screen::bot`]) ranks highest, the head of their contact net only those [`WIDE_HEAD`]
     /// keeps, in integers
-    /// ([`Prepared::with_integer_head`]): within about a hundredth of a point a game of the
-    /// bot, in about 1.6 times `Net`'s time a game without variance reduction
-    /// (docs/performance.md).
+    /// ([`Prepared::with_integer_head`]), and back games by the contact net like other contact
+    /// positions (the bot has a net of their own for them, [`NeuralNet::back_game`], judged
+    /// whole, which would cost this policy several percent more time): within about a hundredth
+    /// of a point a game of the bot, in about 1.6 times `Net`'s time a game without variance
+    /// reduction (docs/performance.md).
     NetWide,
 }
 
@@ -73,7 +75,9 @@ impl BuiltinPolicy {
     /// The net policy behind `Net`, `NetWide` and `NetAll`, with their weights, their screen, the
     /// plays of a roll the full nets judge and how their head judges (`None` for the others).
     fn net_policy(&self) -> Option<NetPolicy<'static>> {
-        let (net, screen, keep, head, integer_head) = match self {
+        // `net-wide` trades exactness for time: its head judges in integers, and its back games
+        // go to the contact net, ranked for the head like the other candidates.
+        let (net, screen, keep, head, approximate) = match self {
             BuiltinPolicy::Net => (NeuralNet::fast(), Screen::builtin(), KEEP, Keep::from(HEAD_KEEP), false),
             BuiltinPolicy::NetWide => (NeuralNet::builtin(), Screen::bot(), WIDE_KEEP, WIDE_HEAD, true),
             BuiltinPolicy::NetAll => {
@@ -81,7 +85,12 @@ impl BuiltinPolicy {
             }
             _ => return None,
         };
-        Some(NetPolicy::new(net, screen, keep).with_head(head).with_integer_head(integer_head))
+        Some(
+            NetPolicy::new(net, screen, keep)
+                .with_head(head)
+                .with_integer_head(approximate)
+                .with_back_game_net(!approximate),
+        )
     }
 }
 
@@ -309,13 +318,21 @@ pub struct NetPolicy<'a> {
     keep: Keep,
     head: Keep,
     integer_head: bool,
+    back_game_net: bool,
 }
 
 impl<'a> NetPolicy<'a> {
     /// `net` choosing among the plays `screen` ranks highest: `keep` of them, or as [`Keep`]
     /// says.
     pub fn new(net: &'a NeuralNet, screen: &'a Screen, keep: impl Into<Keep>) -> NetPolicy<'a> {
-        NetPolicy { net, screen, keep: keep.into(), head: Keep::from(HEAD_KEEP), integer_head: false }
+        NetPolicy {
+            net,
+            screen,
+            keep: keep.into(),
+            head: Keep::from(HEAD_KEEP),
+            integer_head: false,
+            back_game_net: true,
+        }
     }
 
     /// The same, the head of the contact net judging the candidates `head` keeps of those its
@@ -331,11 +348,24 @@ impl<'a> NetPolicy<'a> {
         NetPolicy { integer_head: on, ..self }
     }
 
+    /// The same, with `on` (the default), the candidates that leave a back game judged by the
+    /// net's back-game net where it has one
+    /// ([`Prepared::with_back_game_net`](super::net::Prepared::with_back_game_net)); without,
+    /// by its contact net, ranked for the head like the others.
+    pub fn with_back_game_net(self, on: bool) -> NetPolicy<'a> {
+        NetPolicy { back_game_net: on, ..self }
+    }
+
     /// `position` made ready for this policy's net to judge the plays of a roll, for a choice
     /// that values the play chosen or not (`valued`).
+    #[inline(always)]
     fn prepare(&self, position: &gammon_backgammon::Position, again: bool, valued: bool) -> Prepared<'a> {
         let prepared = if again { self.net.prepare_again(position) } else { self.net.prepare(position) };
-        prepared.with_head(self.head).with_integer_head(self.integer_head).choosing_only(!valued)
+        prepared
+            .with_head(self.head)
+            .with_integer_head(self.integer_head)
+            .with_back_game_net(self.back_game_net)
+            .choosing_only(!valued)
     }
 
     /// The best of `plays` from `position`, as this policy chooses, and its value (exact if

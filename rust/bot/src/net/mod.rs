@@ -6,12 +6,16 @@
 //! 2. the sides can no longer hit each other ([`Position::is_race`]): the race net;
 //! 3. otherwise the contact net.
 //!
-//! Both nets read the inputs of [`inputs`] and have five sigmoid outputs (win, win gammon, win
+//! The bot's nets add a third, the back-game net ([`NeuralNet::back_game`]), which judges the
+//! contact positions where one side plays a back game ([`back_game`]) in the contact net's place.
+//!
+//! The nets read the inputs of [`inputs`] and have five sigmoid outputs (win, win gammon, win
 //! backgammon, lose gammon, lose backgammon), made consistent by [`consistent`]. They are
 //! trained by TD self-play with the `train` program of `gammon-train`, then refined with its
 //! `refine` program on positions labelled by the net's own search or rollouts. Two sets of
 //! weights are compiled into the crate: the bot's, `data/net-v13.bin` ([`NeuralNet::builtin`]),
-//! whose contact net has 256 hidden units and a [`head`] (a second hidden layer) of 128, and the
+//! whose contact net has 256 hidden units and a [`head`] (a second hidden layer) of 128, with
+//! its back-game net from `data/back-game-v1.bin` (the same shape), and the
 //! rollouts', `data/net-v4.bin` ([`NeuralNet::fast`]), with 80 and no head: the bot's nets play
 //! better, the narrower ones a rollout game in far less time.
 //!
@@ -43,6 +47,40 @@ use integer_head::IntegerHead;
 use network::{Network, MAX_HIDDEN, OUTPUTS};
 use screen::{Keep, Screen};
 use std::sync::OnceLock;
+
+/// Pips a back-gamer trails by, at least, in [`back_game`].
+pub const BACK_GAME_DEFICIT: u32 = 30;
+
+/// Whether one side of `p` plays a back game: it holds two or more points in the other side's
+/// home board and trails the race by at least [`BACK_GAME_DEFICIT`] pips. Such positions turn
+/// on timing and late shots, which the contact net's value overrates for the side ahead (its
+/// cube errors against gnubg's 2-ply are largest there, while its own rollouts played to the end
+/// know better), so the bot judges them by a net of their own ([`NeuralNet::back_game`]).
+///
+/// ```
+/// use gammon_backgammon::Position;
+/// use gammon_bot::net::back_game;
+/// assert!(!back_game(&Position::initial()));
+/// ```
+pub fn back_game(p: &Position) -> bool {
+    let (ours, theirs) = p.pips();
+    let held = |points: std::ops::RangeInclusive<usize>, sign: i8| {
+        points.filter(|&i| sign * p.at(i) >= 2).count() >= 2
+    };
+    // Our home board is points 1..=6, theirs 19..=24 in our numbering.
+    held(1..=6, -1) && ours + BACK_GAME_DEFICIT <= theirs
+        || held(19..=24, 1) && theirs + BACK_GAME_DEFICIT <= ours
+}
+
+/// Whether some play from `before` (seen from the side about to play) might leave a back game,
+/// a cheap test that rules most positions out: the opponent's points in the mover's home board
+/// stay as they are (a hit takes only a blot), and the mover can hold two points in the
+/// opponent's home board afterwards only with four checkers there or on the bar before.
+fn back_game_possible(before: &Position) -> bool {
+    let theirs = (1..=6).filter(|&i| before.at(i) <= -2).count();
+    let ours: i32 = (19..=25).map(|i| before.at(i).max(0) as i32).sum();
+    theirs >= 2 || ours >= 4
+}
 
 /// Which evaluator judges a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,8 +115,11 @@ pub struct Prepared<'a> {
     net: &'a NeuralNet,
     before: Position,
     reference: Reference,
-    sums: [[f32; MAX_HIDDEN]; 2],
-    have: [bool; 2],
+    /// The hidden sums of the race, contact and back-game nets, each once first needed.
+    sums: [[f32; MAX_HIDDEN]; 3],
+    have: [bool; 3],
+    /// Whether a candidate may be a back game, for the back-game net ([`back_game_possible`]).
+    back_games: bool,
     /// Which contact candidates of a choice the head judges ([`Prepared::with_head`]).
     head: Keep,
     /// The contact net's head in integers, judging instead of it
@@ -111,6 +152,10 @@ pub struct NeuralNet {
     pub contact: Network,
     /// The race net.
     pub race: Network,
+    /// The back-game net, if any: judges the contact positions where one side plays a back game
+    /// ([`back_game`]) in the contact net's place. The bot's shipped nets have one
+    /// (`data/back-game-v1.bin`); nets read from a weights file have none.
+    pub back_game: Option<Network>,
     /// Self-play games the weights were trained on (for reports).
     pub trained_games: u64,
 }
@@ -130,6 +175,10 @@ static BUILTIN: &[u8] = include_bytes!("../../data/net-v13.bin");
 /// The rollouts' weights: a contact net of 80 units and no head (the bot's before `net-v5`),
 /// which makes a rollout game far faster.
 static FAST: &[u8] = include_bytes!("../../data/net-v4.bin");
+/// The bot's back-game net: the contact net of an ordinary weights file, `net-v13` refined on
+/// back-game positions labelled by its own rollouts (`docs/training.md`); the file's race net is
+/// not used.
+static BACK_GAME: &[u8] = include_bytes!("../../data/back-game-v1.bin");
 /// The shipped nets once loaded. Nothing can change them afterwards, which is what lets the
 /// search remember values found with them ([`NeuralNet::shipped`]).
 static BUILTIN_NET: OnceLock<NeuralNet> = OnceLock::new();
@@ -143,11 +192,13 @@ impl NeuralNet {
         NeuralNet {
             contact: Network::random(INPUTS, hidden, seed),
             race: Network::random(INPUTS, hidden, seed ^ 1),
+            back_game: None,
             trained_games: 0,
         }
     }
 
-    /// The bot's shipped nets, loaded once.
+    /// The bot's shipped nets, loaded once: `net-v13`'s contact and race nets and the back-game
+    /// net.
     ///
     /// ```
     /// use gammon_bot::{net::NeuralNet, Evaluator};
@@ -156,7 +207,13 @@ impl NeuralNet {
     /// assert!(p.win > 0.4 && p.win < 0.6);
     /// ```
     pub fn builtin() -> &'static NeuralNet {
-        BUILTIN_NET.get_or_init(|| NeuralNet::from_bytes(BUILTIN).expect("the shipped weights are valid"))
+        BUILTIN_NET.get_or_init(|| {
+            let back_game = NeuralNet::from_bytes(BACK_GAME).expect("the shipped weights are valid").contact;
+            NeuralNet {
+                back_game: Some(back_game),
+                ..NeuralNet::from_bytes(BUILTIN).expect("the shipped weights are valid")
+            }
+        })
     }
 
     /// The narrower shipped nets that rollouts play with by default
@@ -203,7 +260,8 @@ impl NeuralNet {
         BUILTIN_INTEGER_HEAD.get_or_init(|| self.contact.head.as_ref().and_then(IntegerHead::new)).as_ref()
     }
 
-    /// Reads weights written by [`NeuralNet::to_bytes`].
+    /// Reads weights written by [`NeuralNet::to_bytes`] (the contact and race nets; no back-game
+    /// net).
     pub fn from_bytes(bytes: &[u8]) -> Result<NeuralNet> {
         let heads = match bytes.get(..8) {
             Some(m) if m == MAGIC => false,
@@ -219,10 +277,11 @@ impl NeuralNet {
         if !rest.is_empty() || contact.inputs() != INPUTS || race.inputs() != INPUTS {
             return Err(Error::InvalidFormat("net weights: unexpected shape or trailing bytes".into()));
         }
-        Ok(NeuralNet { contact, race, trained_games })
+        Ok(NeuralNet { contact, race, back_game: None, trained_games })
     }
 
-    /// The weights as bytes: magic, games trained (u64 LE), the contact net, the race net. Nets
+    /// The weights as bytes: magic, games trained (u64 LE), the contact net, the race net (not
+    /// the back-game net, which is shipped as a file of its own). Nets
     /// with a head are written in the second format (`GAMMONN2`), which gives each net's head
     /// units; the others keep the first.
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -244,6 +303,24 @@ impl NeuralNet {
         }
     }
 
+    /// The net that judges `position` (`None` for a bear-off): the race net in a race, the
+    /// back-game net where one side plays a back game and there is one, else the contact net.
+    pub fn net_for(&self, position: &Position) -> Option<&Network> {
+        match Class::of(position) {
+            Class::Contact => Some(self.contact_net_for(position)),
+            class => self.net(class),
+        }
+    }
+
+    /// The net that judges `position`, a contact position: the back-game net or the contact net.
+    #[inline]
+    fn contact_net_for(&self, position: &Position) -> &Network {
+        match &self.back_game {
+            Some(net) if back_game(position) => net,
+            _ => &self.contact,
+        }
+    }
+
     /// `before`, the position of the player about to roll, ready for judging the plays of its
     /// rolls.
     pub fn prepare(&self, before: &Position) -> Prepared<'_> {
@@ -260,6 +337,7 @@ impl NeuralNet {
     /// a rollout measuring the luck of a position's rolls prepares it once for that, then again
     /// for the choice of the play of the roll thrown, and both derive its inputs from the play
     /// that led there.
+    #[inline(always)]
     pub fn prepare_again(&self, before: &Position) -> Prepared<'_> {
         let reference =
             from_last_choice(before, Reference::clone).unwrap_or_else(|| Reference::new(&before.swapped()));
@@ -367,7 +445,7 @@ impl NeuralNet {
     /// inputs written to `x`.
     pub fn raw(&self, position: &Position, x: &mut [f32; INPUTS]) -> [f32; OUTPUTS] {
         encode(position, x);
-        self.net(Class::of(position)).unwrap_or(&self.race).forward(x)
+        self.net_for(position).unwrap_or(&self.race).forward(x)
     }
 }
 
@@ -607,10 +685,24 @@ fn judge(
 }
 
 impl<'a> Prepared<'a> {
+    // Inlined, as are the builders below: a `Prepared` holds three nets' hidden sums (3 KB),
+    // which a call would copy at each step of a chain of builders.
+    #[inline(always)]
     fn new(net: &'a NeuralNet, before: &Position, reference: Reference) -> Prepared<'a> {
         let head = Keep::from(HEAD_KEEP);
-        let (sums, have, integer) = ([[0.0; MAX_HIDDEN]; 2], [false; 2], None);
-        Prepared { net, before: *before, reference, sums, have, head, integer, choosing_only: false }
+        let (sums, have, integer) = ([[0.0; MAX_HIDDEN]; 3], [false; 3], None);
+        let back_games = net.back_game.is_some() && back_game_possible(before);
+        Prepared {
+            net,
+            before: *before,
+            reference,
+            sums,
+            have,
+            back_games,
+            head,
+            integer,
+            choosing_only: false,
+        }
     }
 
     /// The same, its choices letting the head judge the contact candidates that `head` keeps of
@@ -629,6 +721,7 @@ impl<'a> Prepared<'a> {
     /// let (best, _) = net.prepare(&before).with_head(Keep::from(HEAD_KEEP)).best_of(&plays);
     /// assert_eq!(best, net.best_of(&before, &plays).0);
     /// ```
+    #[inline(always)]
     pub fn with_head(self, head: impl Into<Keep>) -> Prepared<'a> {
         Prepared { head: head.into(), ..self }
     }
@@ -637,9 +730,19 @@ impl<'a> Prepared<'a> {
     /// [`NeuralNet::integer_head`] (the bot's shipped nets): values within about 1.5e-4 of the
     /// head's in less time, for the rollouts' `net-wide` policy. The bot's own
     /// values stay those of the `f32` head.
+    #[inline(always)]
     pub fn with_integer_head(self, on: bool) -> Prepared<'a> {
         let integer = if on { self.net.integer_head() } else { None };
         Prepared { integer, ..self }
+    }
+
+    /// The same, with `on`, its candidates that leave a back game judged by the back-game net
+    /// where the net has one (the default), else by the contact net like the others: judged by
+    /// their own net, they are judged whole rather than ranked for the head, which costs a
+    /// rollout of `net-wide` several percent more time.
+    #[inline(always)]
+    pub fn with_back_game_net(self, on: bool) -> Prepared<'a> {
+        Prepared { back_games: on && self.back_games, ..self }
     }
 
     /// The same, for choices whose caller wants only the play: where the head would judge just
@@ -647,6 +750,7 @@ impl<'a> Prepared<'a> {
     /// other), the head is left out and the value returned is its direct path's. The play chosen
     /// is the same; a cubeless rollout of `net-wide`, which does not value its plays, took
     /// about 8% less time with it (docs/performance.md).
+    #[inline(always)]
     pub fn choosing_only(self, on: bool) -> Prepared<'a> {
         Prepared { choosing_only: on, ..self }
     }
@@ -775,8 +879,13 @@ impl Prepared<'_> {
                 bearoff::probabilities(&after).expect("bear-off class")
             } else {
                 let class = if nearby.is_race() { Class::Race } else { Class::Contact };
-                let k = (class == Class::Contact) as usize;
-                let net = self.net.net(class).expect("a net class");
+                // Back games go to their own net, judged whole like race candidates: the head
+                // ranks only the contact net's.
+                let back = class == Class::Contact && self.back_games && back_game(&after);
+                let (k, net) = match (back, &self.net.back_game) {
+                    (true, Some(net)) => (2, net),
+                    _ => ((class == Class::Contact) as usize, self.net.net(class).expect("a net class")),
+                };
                 if !self.have[k] {
                     net.hidden_sums(&self.reference.x, &mut self.sums[k]);
                     self.have[k] = true;
@@ -787,7 +896,7 @@ impl Prepared<'_> {
                     n += (d != 0.0) as usize;
                 });
                 match ranked.as_mut() {
-                    Some((r, _)) if class == Class::Contact => {
+                    Some((r, _)) if class == Class::Contact && !back => {
                         let (hidden, direct) = r.push(out.len(), net.hidden());
                         consistent(&net.outputs_after_keeping_hidden(
                             &self.sums[k],
@@ -1056,10 +1165,10 @@ impl Evaluator<Position> for NeuralNet {
     fn evaluate(&self, position: &Position) -> Probabilities {
         match Class::of(position) {
             Class::BearOff => bearoff::probabilities(position).expect("bear-off class"),
-            class => {
+            _ => {
                 let mut x = [0.0f32; INPUTS];
                 encode(position, &mut x);
-                consistent(&self.net(class).expect("a net class").forward(&x))
+                consistent(&self.net_for(position).expect("a net class").forward(&x))
             }
         }
     }

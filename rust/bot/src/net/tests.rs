@@ -27,7 +27,12 @@ fn batched_candidates_match_single_evaluations() {
     // A width of the general code, and the two shipped widths (80 and 256), which have builds of
     // their own, in both nets.
     let (builtin, fast) = (NeuralNet::builtin(), NeuralNet::fast());
-    let wide_race = NeuralNet { contact: fast.contact.clone(), race: fast.race.widened(256, 4), ..*fast };
+    let wide_race = NeuralNet {
+        contact: fast.contact.clone(),
+        race: fast.race.widened(256, 4),
+        back_game: None,
+        ..*fast
+    };
     for net in [&NeuralNet::random(32, 9), builtin, fast, &wide_race] {
         batched_candidates_match_single_evaluations_of(net);
     }
@@ -42,7 +47,7 @@ fn with_head(net: &NeuralNet) -> NeuralNet {
     let mut contact = net.contact.deepened(16, 3);
     let head = contact.head.as_mut().unwrap();
     head.out.iter_mut().enumerate().for_each(|(i, w)| *w = ((i % 7) as f32 - 3.0) * 0.05);
-    NeuralNet { contact, race: net.race.clone(), ..*net }
+    NeuralNet { contact, race: net.race.clone(), back_game: net.back_game.clone(), ..*net }
 }
 
 fn batched_candidates_match_single_evaluations_of(net: &NeuralNet) {
@@ -172,10 +177,12 @@ fn best_of_is_the_first_best_candidate() {
     }
 }
 
-/// Of the `candidates` (indices into `plays`), those that leave a contact position with the game
-/// going on, and of those the ones a head keeping `keep` judges: the best by the direct path's
-/// values `first_layer`, at most `keep.most` (at least one), within `keep.margin` of the best.
+/// Of the `candidates` (indices into `plays`), those that leave a position with the game going
+/// on that `net`'s contact net judges (not its back-game net), and of those the ones a head
+/// keeping `keep` judges: the best by the direct path's values `first_layer`, at most
+/// `keep.most` (at least one), within `keep.margin` of the best.
 fn head_judged(
+    net: &NeuralNet,
     plays: &[Play],
     candidates: &[usize],
     first_layer: &[Probabilities],
@@ -186,7 +193,8 @@ fn head_judged(
         .copied()
         .filter(|&k| {
             let after = plays[k].position.swapped();
-            Backgammon.result(&after).is_none() && Class::of(&after) == Class::Contact
+            Backgammon.result(&after).is_none()
+                && net.net_for(&after).is_some_and(|n| std::ptr::eq(n, &net.contact))
         })
         .collect();
     let mut ranked = contact.clone();
@@ -222,7 +230,7 @@ fn with_a_head_best_of_judges_the_direct_paths_best_contact_candidates() {
             let every: Vec<usize> = (0..plays.len()).collect();
             for head in heads {
                 let keep = head.unwrap_or(Keep::from(super::HEAD_KEEP));
-                let (contact, judged) = head_judged(&plays, &every, &first_layer, keep);
+                let (contact, judged) = head_judged(net, &plays, &every, &first_layer, keep);
                 let screened = keep.screens(plays.len());
                 let eligible = |k: usize| !screened || !contact.contains(&k) || judged.contains(&k);
                 let mut expected = None::<usize>;
@@ -363,7 +371,7 @@ fn screened_best_is_the_best_of_the_kept_plays() {
             // candidates, only the HEAD_KEEP that the direct path ranks highest.
             direct.evaluate_plays(&p, &plays, &mut first_layer);
             let head = Keep::from(super::HEAD_KEEP);
-            let (contact, judged) = head_judged(&plays, &kept, &first_layer, head);
+            let (contact, judged) = head_judged(net, &plays, &kept, &first_layer, head);
             let screened = head.screens(kept.len());
             for &j in kept.iter().filter(|j| !screened || !contact.contains(j) || judged.contains(j)) {
                 assert!(values[j].equity() < v.equity() || (values[j].equity() == v.equity() && j >= k));
@@ -469,4 +477,58 @@ fn four_candidates_at_once_are_judged_as_one_at_a_time() {
             assert_eq!(pair.map(|y| y.map(f32::to_bits)), [got[0], got[1]].map(|y| y.map(f32::to_bits)));
         }
     }
+}
+
+#[test]
+fn back_games_are_told_from_either_side() {
+    assert!(!back_game(&Position::initial()));
+    // They hold our 2- and 3-points, 60 pips behind.
+    let mut board = [0i8; 26];
+    for (point, n) in [(4, 3), (5, 3), (6, 2), (7, 2), (8, 2), (9, 3), (2, -2), (3, -2), (19, -11)] {
+        board[point] = n;
+    }
+    let held = Position::from_board(board).unwrap();
+    assert_eq!(held.pips(), (96, 156));
+    assert!(back_game(&held) && back_game(&held.swapped()));
+    // One point held is not a back game.
+    board[2] = 0;
+    board[19] = -13;
+    assert!(!back_game(&Position::from_board(board).unwrap()));
+}
+
+#[test]
+fn the_bot_judges_back_games_by_their_own_net() {
+    let net = NeuralNet::builtin();
+    let back = net.back_game.as_ref().expect("the bot has a back-game net");
+    let mut board = [0i8; 26];
+    for (point, n) in [(4, 3), (5, 3), (6, 2), (7, 2), (8, 2), (9, 3), (2, -2), (3, -2), (19, -11)] {
+        board[point] = n;
+    }
+    let mut x = [0.0f32; inputs::INPUTS];
+    for (p, by) in [(Position::from_board(board).unwrap(), back), (Position::initial(), &net.contact)] {
+        assert!(std::ptr::eq(net.net_for(&p).unwrap(), by));
+        inputs::encode(&p, &mut x);
+        assert_eq!(net.evaluate(&p), consistent(&by.forward(&x)));
+    }
+    // The nets read from a weights file have none.
+    assert!(NeuralNet::fast().back_game.is_none());
+}
+
+#[test]
+fn the_cheap_test_never_misses_a_back_game_a_play_leaves() {
+    let (mut ruled_out, mut leading) = (0, 0);
+    for p in sample_positions(3000) {
+        let possible = back_game_possible(&p);
+        ruled_out += !possible as u32;
+        for dice in ALL_ROLLS {
+            for play in legal_plays(&p, dice) {
+                if back_game(&play.position) {
+                    leading += 1;
+                    assert!(possible, "{p:?} {} leads to a back game", dice.to_text());
+                }
+            }
+        }
+    }
+    // The test is worth making: it rules most positions out, and some plays do lead to one.
+    assert!(ruled_out > 1500 && leading > 0, "{ruled_out} ruled out, {leading} plays to a back game");
 }

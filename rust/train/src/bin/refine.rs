@@ -60,7 +60,7 @@ use gammon_bot::net::head::MAX_UNITS;
 use gammon_bot::net::inputs::{encode, INPUTS};
 use gammon_bot::net::network::{Network, MAX_HIDDEN};
 use gammon_bot::net::screen::Screen;
-use gammon_bot::net::{Class, NeuralNet};
+use gammon_bot::net::{back_game, Class, NeuralNet};
 use gammon_bot::rollout::{rollout, RolloutOptions};
 use gammon_bot::search::Bot;
 use gammon_bot::{NetPolicy, Probabilities, KEEP};
@@ -241,23 +241,6 @@ fn focused(bot: &Bot, positions: Vec<(u32, Position)>, focus: f64) -> Vec<(u32, 
             (bot.position_value(p, 1).equity() - bot.position_value(p, 0).equity()).abs() >= focus
         })
         .collect()
-}
-
-/// Pips a back-gamer trails by, at least, in [`back_game`].
-const BACK_GAME_DEFICIT: u32 = 30;
-
-/// Whether one side of `p` plays a back game: it holds two or more points in the other side's
-/// home board and trails the race by at least [`BACK_GAME_DEFICIT`] pips. Such positions turn
-/// on timing and late shots, which the net's value overrates for the side ahead: its cube
-/// errors against gnubg's 2-ply are largest there, while its own full rollouts agree with gnubg.
-fn back_game(p: &Position) -> bool {
-    let (ours, theirs) = p.pips();
-    let held = |points: std::ops::RangeInclusive<usize>, sign: i8| {
-        points.filter(|&i| sign * p.at(i) >= 2).count() >= 2
-    };
-    // Our home board is points 1..=6, theirs 19..=24 in our numbering.
-    held(1..=6, -1) && ours + BACK_GAME_DEFICIT <= theirs
-        || held(19..=24, 1) && theirs + BACK_GAME_DEFICIT <= ours
 }
 
 /// Makes (or finishes making) the labelled data set.
@@ -495,22 +478,5 @@ mod tests {
         assert_eq!(game_positions(&net, 3, 0, 0.0, 1), path[1..]);
         let wider = game_positions(&net, 3, 0, 0.0, 3);
         assert!(wider.len() > path.len() && path[1..].iter().all(|p| wider.contains(p)));
-    }
-
-    #[test]
-    fn back_games_are_told_from_either_side() {
-        assert!(!back_game(&Position::initial()));
-        // They hold our 2- and 3-points, 60 pips behind.
-        let mut board = [0i8; 26];
-        for (point, n) in [(4, 3), (5, 3), (6, 2), (7, 2), (8, 2), (9, 3), (2, -2), (3, -2), (19, -11)] {
-            board[point] = n;
-        }
-        let held = Position::from_board(board).unwrap();
-        assert_eq!(held.pips(), (96, 156));
-        assert!(back_game(&held) && back_game(&held.swapped()));
-        // One point held is not a back game.
-        board[2] = 0;
-        board[19] = -13;
-        assert!(!back_game(&Position::from_board(board).unwrap()));
     }
 }
