@@ -1,7 +1,8 @@
 //! The shipped nets compute what they computed when they were measured: `net-v13` (the bot's,
 //! [`NeuralNet::builtin`]) and `net-v4` (the rollouts', [`NeuralNet::fast`]) give pinned
 //! probabilities on six positions, two of each of GNU Backgammon's classes contact, crashed and
-//! race, taken from `tests/fixtures/strength/probabilities.csv`. A change to the inputs' encoding,
+//! race, and the bot's back-game net `back-game-v1` on two back games, taken from
+//! `tests/fixtures/strength/probabilities.csv`. A change to the inputs' encoding,
 //! the weights' loading or the arithmetic that moves an output by more than 1e-5 fails here, before
 //! it silently moves every strength figure of `docs/strength.md`.
 //!
@@ -60,8 +61,8 @@ const PINS: [Pin; 6] = [
 /// The pins are printed to six decimals, and the nets compute in single precision.
 const TOLERANCE: f64 = 1e-5;
 
-fn check(net: &NeuralNet, name: &str, pick: fn(&Pin) -> [f64; 5]) {
-    for pin in &PINS {
+fn check(net: &NeuralNet, name: &str, pins: &[Pin], pick: fn(&Pin) -> [f64; 5]) {
+    for pin in pins {
         let position = Position::from_id(pin.0).unwrap_or_else(|e| panic!("{}: {e}", pin.0));
         let got = net.evaluate(&position).to_array();
         for (i, (got, want)) in got.iter().zip(pick(pin)).enumerate() {
@@ -78,10 +79,26 @@ fn check(net: &NeuralNet, name: &str, pick: fn(&Pin) -> [f64; 5]) {
 
 #[test]
 fn the_bots_net_v13_gives_its_pinned_probabilities() {
-    check(NeuralNet::builtin(), "net-v13", |pin| pin.2);
+    check(NeuralNet::builtin(), "net-v13", &PINS, |pin| pin.2);
 }
 
 #[test]
 fn the_rollouts_net_v4_gives_its_pinned_probabilities() {
-    check(NeuralNet::fast(), "net-v4", |pin| pin.3);
+    check(NeuralNet::fast(), "net-v4", &PINS, |pin| pin.3);
+}
+
+/// Two back games of the fixture (one side holds two points of the other's home board, 30 pips
+/// or more behind), which the bot judges by `back-game-v1`: its probabilities (the second
+/// array is unused).
+const BACK_GAME_PINS: [Pin; 2] = [
+    ("Y3sbABDctgCATQ", "contact", [0.356828, 0.042658, 0.001435, 0.312432, 0.019326], [0.0; 5]),
+    ("3LYAAhuP5w0AEA", "contact", [0.363811, 0.177987, 0.010689, 0.150373, 0.005000], [0.0; 5]),
+];
+
+#[test]
+fn the_bots_back_game_net_gives_its_pinned_probabilities() {
+    for pin in &BACK_GAME_PINS {
+        assert!(gammon_bot::net::back_game(&Position::from_id(pin.0).unwrap()), "{} is a back game", pin.0);
+    }
+    check(NeuralNet::builtin(), "back-game-v1", &BACK_GAME_PINS, |pin| pin.2);
 }
