@@ -118,7 +118,8 @@ pub struct Prepared<'a> {
     /// The hidden sums of the race, contact and back-game nets, each once first needed.
     sums: [[f32; MAX_HIDDEN]; 3],
     have: [bool; 3],
-    /// Whether a candidate may be a back game, for the back-game net ([`back_game_possible`]).
+    /// Whether the candidates that leave a back game go to the net's back-game net
+    /// ([`Prepared::with_back_game_net`]).
     back_games: bool,
     /// Which contact candidates of a choice the head judges ([`Prepared::with_head`]).
     head: Keep,
@@ -691,7 +692,7 @@ impl<'a> Prepared<'a> {
     fn new(net: &'a NeuralNet, before: &Position, reference: Reference) -> Prepared<'a> {
         let head = Keep::from(HEAD_KEEP);
         let (sums, have, integer) = ([[0.0; MAX_HIDDEN]; 3], [false; 3], None);
-        let back_games = net.back_game.is_some() && back_game_possible(before);
+        let back_games = net.back_game.is_some();
         Prepared {
             net,
             before: *before,
@@ -868,6 +869,10 @@ impl Prepared<'_> {
             r.clear();
         }
         let mut changes = [(0u32, 0.0f32); INPUTS];
+        // The back-game net, if a candidate may need it: tested here rather than when prepared,
+        // so that a policy that leaves back games to the contact net never pays for the test.
+        let back_game_net =
+            self.net.back_game.as_ref().filter(|_| self.back_games && back_game_possible(&self.before));
         for candidate in candidates {
             let (after, touched) = candidate.after_and_touched(&self.before);
             if let Some(points) = Backgammon.result(&after) {
@@ -881,10 +886,10 @@ impl Prepared<'_> {
                 let class = if nearby.is_race() { Class::Race } else { Class::Contact };
                 // Back games go to their own net, judged whole like race candidates: the head
                 // ranks only the contact net's.
-                let back = class == Class::Contact && self.back_games && back_game(&after);
-                let (k, net) = match (back, &self.net.back_game) {
-                    (true, Some(net)) => (2, net),
-                    _ => ((class == Class::Contact) as usize, self.net.net(class).expect("a net class")),
+                let back = back_game_net.filter(|_| class == Class::Contact && back_game(&after));
+                let (k, net) = match back {
+                    Some(net) => (2, net),
+                    None => ((class == Class::Contact) as usize, self.net.net(class).expect("a net class")),
                 };
                 if !self.have[k] {
                     net.hidden_sums(&self.reference.x, &mut self.sums[k]);
@@ -896,7 +901,7 @@ impl Prepared<'_> {
                     n += (d != 0.0) as usize;
                 });
                 match ranked.as_mut() {
-                    Some((r, _)) if class == Class::Contact && !back => {
+                    Some((r, _)) if class == Class::Contact && back.is_none() => {
                         let (hidden, direct) = r.push(out.len(), net.hidden());
                         consistent(&net.outputs_after_keeping_hidden(
                             &self.sums[k],

@@ -479,14 +479,19 @@ fn four_candidates_at_once_are_judged_as_one_at_a_time() {
     }
 }
 
-#[test]
-fn back_games_are_told_from_either_side() {
-    assert!(!back_game(&Position::initial()));
-    // They hold our 2- and 3-points, 60 pips behind.
+/// A back game: they hold our 2- and 3-points, 60 pips behind.
+fn held_board() -> [i8; 26] {
     let mut board = [0i8; 26];
     for (point, n) in [(4, 3), (5, 3), (6, 2), (7, 2), (8, 2), (9, 3), (2, -2), (3, -2), (19, -11)] {
         board[point] = n;
     }
+    board
+}
+
+#[test]
+fn back_games_are_told_from_either_side() {
+    assert!(!back_game(&Position::initial()));
+    let mut board = held_board();
     let held = Position::from_board(board).unwrap();
     assert_eq!(held.pips(), (96, 156));
     assert!(back_game(&held) && back_game(&held.swapped()));
@@ -500,12 +505,9 @@ fn back_games_are_told_from_either_side() {
 fn the_bot_judges_back_games_by_their_own_net() {
     let net = NeuralNet::builtin();
     let back = net.back_game.as_ref().expect("the bot has a back-game net");
-    let mut board = [0i8; 26];
-    for (point, n) in [(4, 3), (5, 3), (6, 2), (7, 2), (8, 2), (9, 3), (2, -2), (3, -2), (19, -11)] {
-        board[point] = n;
-    }
     let mut x = [0.0f32; inputs::INPUTS];
-    for (p, by) in [(Position::from_board(board).unwrap(), back), (Position::initial(), &net.contact)] {
+    for (p, by) in [(Position::from_board(held_board()).unwrap(), back), (Position::initial(), &net.contact)]
+    {
         assert!(std::ptr::eq(net.net_for(&p).unwrap(), by));
         inputs::encode(&p, &mut x);
         assert_eq!(net.evaluate(&p), consistent(&by.forward(&x)));
