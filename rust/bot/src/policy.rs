@@ -27,8 +27,8 @@ pub enum BuiltinPolicy {
     /// lend their evaluator to truncation and variance reduction.
     Net,
     /// The bot's nets ([`NeuralNet::builtin`]) judging every play of each roll (the bot at
-    /// 0-ply), for rollouts that must follow the bot's choices exactly: about 4.3 times `Net`'s
-    /// time a game, 15 with variance reduction (docs/performance.md).
+    /// 0-ply), for rollouts that must follow the bot's choices exactly: about 4 times `Net`'s
+    /// time a game, 15 with variance reduction on both (docs/rollouts.md, docs/performance.md).
     NetAll,
     /// The bot's nets judging the [`WIDE_KEEP`] plays of each roll that the bot's screen
     /// ([`Screen::bot`]) ranks highest, the head of their contact net only those [`WIDE_HEAD`]
