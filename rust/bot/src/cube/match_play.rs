@@ -165,6 +165,23 @@ impl<'a> Model<'a> {
 
     /// Cubeful MWC at level `k` with the cube held by `owner`, efficiency `x`.
     fn cubeful(&self, p: f64, k: usize, owner: CubeOwner, x: f64) -> f64 {
+        let janowski = self.janowski(p, k, owner, x);
+        // Where their redouble would turn the last cube (the level above is dead for both),
+        // redoubling costs them no recube: they need not wait for their cash point, as the
+        // efficiency `x` assumes, and redouble at once wherever the game for the last cube is
+        // worth more to them, we taking or passing as suits us. At 2-away 4-away, say, the
+        // trailer who takes the leader's 2-cube redoubles at once to play for the match.
+        if owner == CubeOwner::Them && k + 2 == self.lookups.levels {
+            let (w, l) = self.win_loss[k + 1];
+            let redoubled = (p * w + (1.0 - p) * l).max(self.lookups.losses[k][0]);
+            return janowski.min(redoubled);
+        }
+        janowski
+    }
+
+    /// Janowski's cubeful MWC at level `k` with the cube held by `owner`: the dead cube's and
+    /// the fully live cube's, weighed by the efficiency `x`.
+    fn janowski(&self, p: f64, k: usize, owner: CubeOwner, x: f64) -> f64 {
         let (w, l) = self.win_loss[k.min(self.lookups.levels)];
         let dead = p * w + (1.0 - p) * l;
         let (a, b) = self.anchors(k, owner);
@@ -340,10 +357,16 @@ mod tests {
             let (w, l) = win_loss(cube);
             let dead = p * w + (1.0 - p) * l;
             let (a, b) = anchors(&levels, k, owner);
-            if b.0 <= a.0 {
-                return dead;
+            let janowski = if b.0 <= a.0 {
+                dead
+            } else {
+                x * polyline(p, &[(0.0, l), a, b, (1.0, w)]) + (1.0 - x) * dead
+            };
+            if owner == CubeOwner::Them && k + 2 == levels.len() {
+                let (w, l) = win_loss(levels[k + 1].0);
+                return janowski.min((p * w + (1.0 - p) * l).max(lose(1, levels[k].0)));
             }
-            x * polyline(p, &[(0.0, l), a, b, (1.0, w)]) + (1.0 - x) * dead
+            janowski
         };
         let (w1, l1) = (win(1, ctx.value()), lose(1, ctx.value()));
         let emg = |m: f64| equivalent_money(m, w1, l1);
@@ -405,5 +428,52 @@ mod tests {
             }
         }
         assert!(compared > 8000, "{compared}");
+    }
+
+    #[test]
+    fn a_redouble_to_the_last_cube_is_made_at_once() {
+        // 2-away 4-away, the leader doubling with 80% and no gammons: the trailer who takes
+        // redoubles to 4 at once, so the game is for the match and the take is worth the
+        // leader's plain chances; a pass leaves him 1-away (Crawford).
+        let ctx = CubeContext::match_play([2, 4], 1, CubeOwner::Centred, false).unwrap();
+        let probs = Probabilities { win: 0.8, ..Default::default() };
+        let (_, double_take, double_pass) = equities(&ctx, [2, 4], false, &probs, 0.68);
+        with_lookups(&ctx, [2, 4], false, |lookups| {
+            let model = Model::build(lookups, &probs);
+            let emg = |mwc: f64| equivalent_money(mwc, lookups.wins[0][0], lookups.losses[0][0]);
+            assert_eq!(double_take, emg(0.8));
+            // Janowski's blend with the dead 2-cube, worth more to the leader, passed.
+            let janowski = model.janowski(0.8, 1, CubeOwner::Them, 0.68);
+            assert!(emg(janowski) > double_pass && double_take < double_pass, "{janowski}");
+        });
+        // Past his cash point the trailer cashes at once (a redouble the leader passes, which
+        // leaves 2-away 2-away), where Janowski's blend with the dead cube gave the leader more.
+        let probs = Probabilities { win: 0.3, ..Default::default() };
+        with_lookups(&ctx, [2, 4], false, |lookups| {
+            let model = Model::build(lookups, &probs);
+            assert_eq!(model.cubeful(0.3, 1, CubeOwner::Them, 0.68), lookups.losses[1][0]);
+            assert!(model.janowski(0.3, 1, CubeOwner::Them, 0.68) > lookups.losses[1][0]);
+        });
+        // Where redoubling at once does not pay, Janowski's value stands: at 3-away 3-away the
+        // trailer with 40% holding the 2-cube would hand the leader 60% of the match.
+        let ctx3 = CubeContext::match_play([3, 3], 1, CubeOwner::Centred, false).unwrap();
+        let probs = Probabilities { win: 0.6, ..Default::default() };
+        with_lookups(&ctx3, [3, 3], false, |lookups| {
+            let model = Model::build(lookups, &probs);
+            let janowski = model.janowski(0.6, 1, CubeOwner::Them, 0.68);
+            assert!(janowski < 0.6);
+            assert_eq!(model.cubeful(0.6, 1, CubeOwner::Them, 0.68), janowski);
+        });
+        // Below the last level but one there is no such redouble: 5-away 5-away.
+        let ctx = CubeContext::match_play([5, 5], 1, CubeOwner::Centred, false).unwrap();
+        with_lookups(&ctx, [5, 5], false, |lookups| {
+            let model = Model::build(lookups, &probs);
+            for p in [0.2, 0.5, 0.8] {
+                assert_eq!(
+                    model.cubeful(p, 1, CubeOwner::Them, 0.68),
+                    model.janowski(p, 1, CubeOwner::Them, 0.68)
+                );
+            }
+        });
     }
 }
