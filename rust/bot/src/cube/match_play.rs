@@ -11,7 +11,10 @@
 //! covers what both sides need (any win wins the match), or in the Crawford game, where the cube
 //! is out of play. So the levels are solved from the top down, and a side for whom a higher cube
 //! is worthless gets no cash point, which is how the dead cube of a leader at 1-away (and the
-//! trailer's free doubles post-Crawford) come out of the table without special cases.
+//! trailer's free doubles post-Crawford) come out of the table without special cases. One fact
+//! needs a rule of its own: an owner whose redouble would turn the last cube hands over no
+//! recube, so he redoubles at once where that pays him rather than waiting for his cash point as
+//! Janowski's efficiency assumes (the trailer at 2-away 4-away, after taking the leader's 2-cube).
 
 use super::money::polyline;
 use super::{outcome_shares, CubeContext, CubeOwner};

@@ -11,7 +11,8 @@
 //! Money play uses Janowski's closed formulas ([`money`]); match play builds the same live lines
 //! out of match winning chances taken from the match equity table ([`match_play`]), level by
 //! level up the cube, so gammon values, the dead cube near the end of a match, the Crawford game
-//! and post-Crawford doubling all follow from the table.
+//! and post-Crawford doubling all follow from the table; an owner whose redouble turns the last
+//! cube makes it at once where that pays him (at 2-away 4-away, the trailer after his take).
 //!
 //! ```
 //! use gammon_bot::cube::{CubeContext, CubeOwner};
