@@ -175,18 +175,23 @@ impl<'a> Model<'a> {
         // worth more to them, we taking or passing as suits us. At 2-away 4-away, say, the
         // trailer who takes the leader's 2-cube redoubles at once to play for the match.
         if owner == CubeOwner::Them && k + 2 == self.lookups.levels {
-            let (w, l) = self.win_loss[k + 1];
-            let redoubled = (p * w + (1.0 - p) * l).max(self.lookups.losses[k][0]);
+            let redoubled = self.dead(p, k + 1).max(self.lookups.losses[k][0]);
             return janowski.min(redoubled);
         }
         janowski
+    }
+
+    /// MWC at level `k` with the cube dead: the game played out at that stake.
+    fn dead(&self, p: f64, k: usize) -> f64 {
+        let (w, l) = self.win_loss[k.min(self.lookups.levels)];
+        p * w + (1.0 - p) * l
     }
 
     /// Janowski's cubeful MWC at level `k` with the cube held by `owner`: the dead cube's and
     /// the fully live cube's, weighed by the efficiency `x`.
     fn janowski(&self, p: f64, k: usize, owner: CubeOwner, x: f64) -> f64 {
         let (w, l) = self.win_loss[k.min(self.lookups.levels)];
-        let dead = p * w + (1.0 - p) * l;
+        let dead = self.dead(p, k);
         let (a, b) = self.anchors(k, owner);
         if b.0 <= a.0 {
             return dead;
