@@ -52,8 +52,8 @@ def exact(position: Position, away: tuple[int, int], post_crawford: bool) -> tup
         for d1, d2 in ROLLS:
             values = []
             for after in successors(board, d1, d2):
-                if not any(v < 0 for v in after[:25]) and after[0] == 0:
-                    # The mover bore off his last checker (now the other side's, negative).
+                if not any(v < 0 for v in after):
+                    # The mover bore off his last checker (his are the negative counts now).
                     values.append(result(we_move, cube))
                 else:
                     owner = None if mover_owns is None else not mover_owns
