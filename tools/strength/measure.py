@@ -44,7 +44,7 @@ TIE = 1e-5  # the referee computes in single precision
 OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon", "equity")
 MODEL = "our model, gnubg 2-ply's probabilities"
 # The bot's shipped net, as the tables name it.
-BOT_NET = "net-v13"
+BOT_NET = "net-v14"
 # The bot judges back games by a net of their own, beside that net.
 BOT_BACK_GAME_NET = "back-game-v1"
 BOT_ROW = f"{BOT_NET} and {BOT_BACK_GAME_NET} (the bot, 0-ply)"

@@ -13,7 +13,7 @@
 //! backgammon, lose gammon, lose backgammon), made consistent by [`consistent`]. They are
 //! trained by TD self-play with the `train` program of `gammon-train`, then refined with its
 //! `refine` program on positions labelled by the net's own search or rollouts. Two sets of
-//! weights are compiled into the crate: the bot's, `data/net-v13.bin` ([`NeuralNet::builtin`]),
+//! weights are compiled into the crate: the bot's, `data/net-v14.bin` ([`NeuralNet::builtin`]),
 //! whose contact net has 256 hidden units and a [`head`] (a second hidden layer) of 128, with
 //! its back-game net from `data/back-game-v1.bin` (the same shape), and the
 //! rollouts', `data/net-v4.bin` ([`NeuralNet::fast`]), with 80 and no head: the bot's nets play
@@ -172,7 +172,7 @@ const MAGIC_HEADS: &[u8; 8] = b"GAMMONN2";
 
 /// The bot's weights, shipped with the crate: a contact net of 256 hidden units with a head of
 /// 128, the race net.
-static BUILTIN: &[u8] = include_bytes!("../../data/net-v13.bin");
+static BUILTIN: &[u8] = include_bytes!("../../data/net-v14.bin");
 /// The rollouts' weights: a contact net of 80 units and no head (the bot's before `net-v5`),
 /// which makes a rollout game far faster.
 static FAST: &[u8] = include_bytes!("../../data/net-v4.bin");
@@ -198,7 +198,7 @@ impl NeuralNet {
         }
     }
 
-    /// The bot's shipped nets, loaded once: `net-v13`'s contact and race nets and the back-game
+    /// The bot's shipped nets, loaded once: `net-v14`'s contact and race nets and the back-game
     /// net.
     ///
     /// ```
