@@ -22,7 +22,9 @@
 //! PAIRS defaults to 10,000 (20,000 games), SEED to 2024; PLY is the bot's search depth
 //! (default 0); NET, a weights file written by the training programs, plays instead of the
 //! shipped weights (so `net PAIRS SEED 0 NET` is a head-to-head against them, and
-//! `timing 0 0 0 NET` times it at ply 0: `timing` ignores PAIRS and SEED). Threads: rayon's default
+//! `timing 0 0 0 NET` times it at ply 0: `timing` ignores PAIRS and SEED); a weights file holds no
+//! back-game net, so its contact net judges back games too unless `--back-game` lends it the
+//! shipped one, as the bot has. Threads: rayon's default
 //! (set `RAYON_NUM_THREADS`); the result does not depend on them.
 
 use clap::{Parser, ValueEnum};
@@ -110,6 +112,10 @@ struct Options {
     /// plays of that policy (the narrower side's) instead of the shipped one.
     #[arg(long, value_name = "SCREEN.bin")]
     screen: Option<PathBuf>,
+    /// With NET: that net judges back games by the shipped back-game net, as the shipped bot
+    /// does, so that a head-to-head compares the two contact nets alone.
+    #[arg(long)]
+    back_game: bool,
 }
 
 /// Mean time of a decision at `ply` over the positions of pubeval self-play games, rolls with a
@@ -166,7 +172,10 @@ fn timing(net: &NeuralNet, ply: u8) {
 
 fn main() {
     let o = Options::parse();
-    let file = o.net.as_deref().map(|path| read_net(path, "NET"));
+    let file = o.net.as_deref().map(|path| NeuralNet {
+        back_game: if o.back_game { NeuralNet::builtin().back_game.clone() } else { None },
+        ..read_net(path, "NET")
+    });
     let net = file.as_ref().unwrap_or_else(|| NeuralNet::builtin());
     let (pairs, seed) = (o.pairs, o.seed);
     let bot = Bot::with_net(net, o.ply).expect("PLY must be 0, 1 or 2");
