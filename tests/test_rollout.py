@@ -7,7 +7,17 @@ from fractions import Fraction
 
 import pytest
 
-from gammon import GammonError, Position, RolloutResult, merge_rollouts, rollout, rollout_plays
+from gammon import (
+    Bot,
+    GammonError,
+    InvalidDiceError,
+    Position,
+    RolloutResult,
+    merge_rollouts,
+    policy_play,
+    rollout,
+    rollout_plays,
+)
 
 
 def last_checkers(ours: int, theirs: int) -> Position:
@@ -158,3 +168,38 @@ def test_positions_in_any_notation():
     assert a.equity == b.equity
     with pytest.raises(GammonError):
         rollout(42)  # type: ignore[arg-type]
+
+
+POLICIES = ("random", "pubeval", "net", "net-wide", "net-all")
+
+
+@pytest.mark.parametrize("position_id", ["4HPwATDgc/ABMA", "zGbiIQgxH/AAWA", "+hkAAPwGCAj4AA"])
+def test_a_policy_plays_a_legal_play_of_every_roll(position_id):
+    p = Position.from_id(position_id)
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            legal = p.legal_plays(d1, d2)
+            for policy in POLICIES:
+                assert policy_play(p, d1, d2, policy=policy) in legal, (policy, d1, d2)
+
+
+def test_net_all_plays_as_the_bot_and_the_seed_moves_only_random():
+    p = Position.from_id("4HPwATDgc/ABMA")
+    bot = Bot()
+    for d1, d2 in [(3, 1), (6, 5), (4, 4), (2, 1), (6, 6)]:
+        assert policy_play(p, d1, d2, policy="net-all") == bot.best_play(p, d1, d2)
+        assert policy_play(p, d1, d2, policy="net", seed=1) == policy_play(p, d1, d2, policy="net", seed=2)
+    random_plays = {policy_play(p, 2, 1, policy="random", seed=s) for s in range(40)}
+    assert len(random_plays) > 1
+    assert policy_play(p, 2, 1, policy="random", seed=7) == policy_play(p, 2, 1, policy="random", seed=7)
+
+
+def test_a_policy_play_refuses_bad_input():
+    p = Position.from_id("4HPwATDgc/ABMA")
+    with pytest.raises(GammonError, match="net-some"):
+        policy_play(p, 3, 1, policy="net-some")
+    with pytest.raises(InvalidDiceError):
+        policy_play(p, 0, 1)
+    over = Position.from_id("AAAAAAAAAAAAAA")  # no checker left on either side
+    with pytest.raises(GammonError, match="over"):
+        policy_play(over, 3, 1)

@@ -16,11 +16,16 @@ in the games won, or in the gammons.
 class to gnubg's net: how much the side would gain if it played those positions as well as gnubg
 does, which says where the bot's 0-ply play falls short.
 
+``--policy NAME`` seats one of the rollouts' policies (``net``, ``net-wide``, ``net-all``, as
+``gammon.policy_play`` plays them) instead of gammon's bot: how strong the players of a rollout are
+against gnubg's 0-ply, directly rather than through a duel with the bot.
+
 ``--gnubg-ply N`` has gnubg search N plies deep (gnubg-nn's ``best_move`` with ``n=N``, its own
 move filters) where it plays, so that each depth of ours meets gnubg's at the same depth.
 
     python tools/gnubg_duel.py [--pairs 500] [--seed 1] [--ply 0] [--side gammon|pubeval]
                                  [--opponent gnubg|pubeval] [--gnubg-class CLASS] [--gnubg-ply 0]
+                                 [--policy NAME]
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from collections.abc import Callable
 
 import gnubg_nn
 
-from gammon import Bot, Play, Position
+from gammon import Bot, Play, Position, policy_play
 
 
 def gnubg_board(position: Position) -> list[list[int]]:
@@ -114,6 +119,7 @@ def main() -> None:
     parser.add_argument("--opponent", choices=["gnubg", "pubeval"], default="gnubg")
     parser.add_argument("--gnubg-class", choices=sorted(CLASSES.values()))
     parser.add_argument("--gnubg-ply", type=int, default=0, choices=range(3))
+    parser.add_argument("--policy", choices=["net", "net-wide", "net-all"])
     args = parser.parse_args()
     if args.side == args.opponent:
         parser.error("--side and --opponent must differ")
@@ -122,6 +128,12 @@ def main() -> None:
     if args.gnubg_class:
         gammon_name += f" (gnubg's net in {args.gnubg_class} positions)"
         gammon_side = deferring(bot.best_play, args.gnubg_class)
+    if args.policy:
+        if args.ply or args.gnubg_class:
+            parser.error("--policy plays at 0-ply, without --gnubg-class")
+        policy = args.policy
+        gammon_name = f"gammon rollout policy {policy}"
+        gammon_side = lambda p, d1, d2: policy_play(p, d1, d2, policy)  # noqa: E731
 
     def gnubg_searching(board: list[list[int]], d1: int, d2: int) -> list[tuple[int, int]]:
         return gnubg_nn.best_move(board, d1, d2, args.gnubg_ply)

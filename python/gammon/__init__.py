@@ -57,7 +57,7 @@ from gammon._core import (
 from gammon.analysis import analyse
 from gammon.batch import legal_plays_batch
 from gammon.batch_rollout import rollout_batch
-from gammon.rollouts import merge_rollouts, rollout, rollout_cube, rollout_plays
+from gammon.rollouts import merge_rollouts, policy_play, rollout, rollout_cube, rollout_plays
 
 Evaluation = Probabilities
 """The former name of :class:`Probabilities`, kept so that older code still imports it."""
@@ -95,6 +95,7 @@ __all__ = [
     "legal_plays_batch",
     "max_threads",
     "merge_rollouts",
+    "policy_play",
     "read_dice",
     "read_position",
     "rollout",

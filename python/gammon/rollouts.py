@@ -184,6 +184,19 @@ def _ranking_equity(result: RolloutResult) -> float:
     return result.equity if cubeful is None else cubeful
 
 
+def policy_play(position: Position, d1: int, d2: int, policy: str = "net", seed: int = 0) -> Play:
+    """The play the rollout policy ``policy`` makes of ``d1``-``d2`` from ``position``, as it
+    would inside a rollout: for programs that play or simulate games with the rollouts' own
+    players. ``seed`` picks the ``"random"`` policy's play; the others ignore it.
+
+    >>> from gammon import Bot
+    >>> start = Position.initial()
+    >>> policy_play(start, 3, 1, policy="net-all") == Bot().best_play(start, 3, 1)
+    True
+    """
+    return _core.policy_play(position, d1, d2, policy, seed)
+
+
 def merge_rollouts(results: Sequence[RolloutResult]) -> RolloutResult:
     """Combine consecutive parts of one rollout (same seed and setup) into exactly the result one
     run over all their trials gives.

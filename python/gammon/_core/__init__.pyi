@@ -44,6 +44,7 @@ __all__ = [
     "legal_plays_batch",
     "max_threads",
     "merge_rollouts",
+    "policy_play",
     "read_dice",
     "read_position",
     "rollout",
@@ -595,6 +596,7 @@ def rollout_plays(
     variance_reduction: bool = True,
 ) -> list[tuple[Play, RolloutResult]]: ...
 def merge_rollouts(results: list[RolloutResult]) -> RolloutResult: ...
+def policy_play(position: Position, d1: int, d2: int, policy: str = "net", seed: int = 0) -> Play: ...
 
 @final
 class AnalysisDecision:

@@ -2,9 +2,11 @@
 
 use super::net::screen::{Keep, Screen};
 use super::net::{NeuralNet, Prepared, HEAD_KEEP};
+use super::search::game_running;
 use super::{Evaluator, Policy, Probabilities, PubevalPolicy, RandomPolicy};
 use gammon_backgammon::dice_game::Backgammon;
-use gammon_backgammon::legal_positions_into;
+use gammon_backgammon::moves::{legal_plays_into, Play};
+use gammon_backgammon::{legal_positions_into, Position};
 use gammon_core::dice::{Dice, DiceStream};
 use gammon_core::error::{Error, Result};
 
@@ -72,6 +74,25 @@ impl BuiltinPolicy {
         }
     }
 
+    /// The play this policy makes of `dice` from `position`, as it would inside a rollout:
+    /// what a program playing or simulating with the rollouts' own players asks. `seed` picks
+    /// the random policy's play (the others ignore it). An error if the game is over.
+    ///
+    /// ```
+    /// use gammon_backgammon::{legal_plays, Position};
+    /// use gammon_bot::BuiltinPolicy;
+    /// use gammon_core::dice::Dice;
+    /// let (start, roll) = (Position::initial(), Dice::new(3, 1).unwrap());
+    /// let play = BuiltinPolicy::NetWide.play(&start, roll, 0).unwrap();
+    /// assert!(legal_plays(&start, roll).contains(&play));
+    /// ```
+    pub fn play(&self, position: &Position, dice: Dice, seed: u64) -> Result<Play> {
+        game_running(position)?;
+        let mut plays = vec![];
+        legal_plays_into(position, dice, &mut plays);
+        Ok(plays[self.choose(&Backgammon, position, dice, &plays, &mut DiceStream::new(seed, 0))])
+    }
+
     /// The net policy behind `Net`, `NetWide` and `NetAll`, with their weights, their screen, the
     /// plays of a roll the full nets judge and how their head judges (`None` for the others).
     fn net_policy(&self) -> Option<NetPolicy<'static>> {
@@ -99,9 +120,9 @@ impl Policy<Backgammon> for BuiltinPolicy {
     fn choose(
         &self,
         game: &Backgammon,
-        position: &gammon_backgammon::Position,
+        position: &Position,
         dice: Dice,
-        plays: &[gammon_backgammon::Play],
+        plays: &[Play],
         stream: &mut DiceStream,
     ) -> usize {
         match self {
@@ -116,9 +137,9 @@ impl Policy<Backgammon> for BuiltinPolicy {
     fn choose_valued(
         &self,
         game: &Backgammon,
-        position: &gammon_backgammon::Position,
+        position: &Position,
         dice: Dice,
-        plays: &[gammon_backgammon::Play],
+        plays: &[Play],
         stream: &mut DiceStream,
     ) -> (usize, Option<Probabilities>) {
         match self.net_policy() {
@@ -130,23 +151,23 @@ impl Policy<Backgammon> for BuiltinPolicy {
     fn choose_after(
         &self,
         game: &Backgammon,
-        position: &gammon_backgammon::Position,
+        position: &Position,
         dice: Dice,
         valued: bool,
         stream: &mut DiceStream,
-    ) -> Option<(gammon_backgammon::Position, Option<Probabilities>)> {
+    ) -> Option<(Position, Option<Probabilities>)> {
         self.net_policy()?.choose_after(game, position, dice, valued, stream)
     }
 
-    fn evaluator(&self) -> Option<&dyn Evaluator<gammon_backgammon::Position>> {
-        self.net_policy().map(|policy| policy.net as &dyn Evaluator<gammon_backgammon::Position>)
+    fn evaluator(&self) -> Option<&dyn Evaluator<Position>> {
+        self.net_policy().map(|policy| policy.net as &dyn Evaluator<Position>)
     }
 
     fn roll_values(
         &self,
         game: &Backgammon,
-        position: &gammon_backgammon::Position,
-        plays: &mut Vec<gammon_backgammon::Play>,
+        position: &Position,
+        plays: &mut Vec<Play>,
         out: &mut [Probabilities; 21],
         best: &mut [usize; 21],
     ) -> bool {
@@ -225,9 +246,9 @@ impl Policy<Backgammon> for RolloutPlayer {
     fn choose(
         &self,
         game: &Backgammon,
-        position: &gammon_backgammon::Position,
+        position: &Position,
         dice: Dice,
-        plays: &[gammon_backgammon::Play],
+        plays: &[Play],
         stream: &mut DiceStream,
     ) -> usize {
         match self {
@@ -239,9 +260,9 @@ impl Policy<Backgammon> for RolloutPlayer {
     fn choose_valued(
         &self,
         game: &Backgammon,
-        position: &gammon_backgammon::Position,
+        position: &Position,
         dice: Dice,
-        plays: &[gammon_backgammon::Play],
+        plays: &[Play],
         stream: &mut DiceStream,
     ) -> (usize, Option<Probabilities>) {
         match self {
@@ -253,26 +274,26 @@ impl Policy<Backgammon> for RolloutPlayer {
     fn choose_after(
         &self,
         game: &Backgammon,
-        position: &gammon_backgammon::Position,
+        position: &Position,
         dice: Dice,
         valued: bool,
         stream: &mut DiceStream,
-    ) -> Option<(gammon_backgammon::Position, Option<Probabilities>)> {
+    ) -> Option<(Position, Option<Probabilities>)> {
         match self {
             RolloutPlayer::Policy(p) => p.choose_after(game, position, dice, valued, stream),
             RolloutPlayer::Bot(_) => None,
         }
     }
 
-    fn evaluator(&self) -> Option<&dyn Evaluator<gammon_backgammon::Position>> {
+    fn evaluator(&self) -> Option<&dyn Evaluator<Position>> {
         self.inner().evaluator()
     }
 
     fn roll_values(
         &self,
         game: &Backgammon,
-        position: &gammon_backgammon::Position,
-        plays: &mut Vec<gammon_backgammon::Play>,
+        position: &Position,
+        plays: &mut Vec<Play>,
         out: &mut [Probabilities; 21],
         best: &mut [usize; 21],
     ) -> bool {
@@ -359,7 +380,7 @@ impl<'a> NetPolicy<'a> {
     /// `position` made ready for this policy's net to judge the plays of a roll, for a choice
     /// that values the play chosen or not (`valued`).
     #[inline(always)]
-    fn prepare(&self, position: &gammon_backgammon::Position, again: bool, valued: bool) -> Prepared<'a> {
+    fn prepare(&self, position: &Position, again: bool, valued: bool) -> Prepared<'a> {
         let prepared = if again { self.net.prepare_again(position) } else { self.net.prepare(position) };
         prepared
             .with_head(self.head)
@@ -370,12 +391,7 @@ impl<'a> NetPolicy<'a> {
 
     /// The best of `plays` from `position`, as this policy chooses, and its value (exact if
     /// `valued`, else perhaps only the direct path's: [`Prepared::choosing_only`]).
-    fn best_of(
-        &self,
-        position: &gammon_backgammon::Position,
-        plays: &[gammon_backgammon::Play],
-        valued: bool,
-    ) -> (usize, Probabilities) {
+    fn best_of(&self, position: &Position, plays: &[Play], valued: bool) -> (usize, Probabilities) {
         self.prepare(position, false, valued).choose_screened(self.screen, self.keep, plays)
     }
 }
@@ -385,9 +401,9 @@ impl Policy<Backgammon> for NetPolicy<'_> {
     fn choose(
         &self,
         _: &Backgammon,
-        position: &gammon_backgammon::Position,
+        position: &Position,
         _: Dice,
-        plays: &[gammon_backgammon::Play],
+        plays: &[Play],
         _: &mut DiceStream,
     ) -> usize {
         if plays.len() == 1 {
@@ -399,9 +415,9 @@ impl Policy<Backgammon> for NetPolicy<'_> {
     fn choose_valued(
         &self,
         _: &Backgammon,
-        position: &gammon_backgammon::Position,
+        position: &Position,
         _: Dice,
-        plays: &[gammon_backgammon::Play],
+        plays: &[Play],
         _: &mut DiceStream,
     ) -> (usize, Option<Probabilities>) {
         // A forced play is valued too: from the inputs the last choice left, which costs less
@@ -414,12 +430,12 @@ impl Policy<Backgammon> for NetPolicy<'_> {
     fn choose_after(
         &self,
         _: &Backgammon,
-        position: &gammon_backgammon::Position,
+        position: &Position,
         dice: Dice,
         valued: bool,
         _: &mut DiceStream,
-    ) -> Option<(gammon_backgammon::Position, Option<Probabilities>)> {
-        type Scratch = (Vec<gammon_backgammon::Position>, Vec<gammon_backgammon::Position>);
+    ) -> Option<(Position, Option<Probabilities>)> {
+        type Scratch = (Vec<Position>, Vec<Position>);
         thread_local! {
             // Reused: rollouts call this at every roll, and need not allocate each time.
             static SCRATCH: std::cell::RefCell<Scratch> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
@@ -451,15 +467,15 @@ impl Policy<Backgammon> for NetPolicy<'_> {
         })
     }
 
-    fn evaluator(&self) -> Option<&dyn Evaluator<gammon_backgammon::Position>> {
+    fn evaluator(&self) -> Option<&dyn Evaluator<Position>> {
         Some(self.net)
     }
 
     fn roll_values(
         &self,
         _: &Backgammon,
-        position: &gammon_backgammon::Position,
-        plays: &mut Vec<gammon_backgammon::Play>,
+        position: &Position,
+        plays: &mut Vec<Play>,
         out: &mut [Probabilities; 21],
         best: &mut [usize; 21],
     ) -> bool {

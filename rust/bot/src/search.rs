@@ -521,7 +521,7 @@ impl Memo {
 }
 
 /// Refuses positions where a side has borne off every checker.
-fn game_running(position: &Position) -> Result<()> {
+pub(crate) fn game_running(position: &Position) -> Result<()> {
     match Backgammon.result(position) {
         Some(_) => Err(Error::IllegalAction("the game is over: a side has borne off every checker".into())),
         None => Ok(()),

@@ -442,6 +442,24 @@ fn rollout_plays(
     Ok(ranked.into_iter().map(|r| (Play { inner: r.play }, RolloutResult { inner: r.result })).collect())
 }
 
+/// `policy_play(position, d1, d2, policy="net", seed=0)`: the play a rollout policy makes of a
+/// roll, as it would inside a rollout.
+#[pyfunction]
+#[pyo3(signature = (position, d1, d2, policy="net", seed=0))]
+fn policy_play(
+    py: Python<'_>,
+    position: &Position,
+    d1: &Bound<'_, PyAny>,
+    d2: &Bound<'_, PyAny>,
+    policy: &str,
+    #[pyo3(from_py_with = crate::args::dice_seed)] seed: u64,
+) -> PyResult<Play> {
+    let dice = dice(d1, d2)?;
+    let policy = BuiltinPolicy::from_name(policy).py_err()?;
+    let p = position.inner;
+    Ok(Play { inner: py.allow_threads(|| policy.play(&p, dice, seed)).py_err()? })
+}
+
 /// `merge_rollouts(results)`: consecutive parts of one rollout combined exactly.
 #[pyfunction]
 fn merge_rollouts(results: Vec<PyRef<'_, RolloutResult>>) -> PyResult<RolloutResult> {
@@ -464,6 +482,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rollout, m)?)?;
     m.add_function(wrap_pyfunction!(rollout_plays, m)?)?;
     m.add_function(wrap_pyfunction!(merge_rollouts, m)?)?;
+    m.add_function(wrap_pyfunction!(policy_play, m)?)?;
     m.add_function(wrap_pyfunction!(_rollout_result_from_state, m)?)?;
     Ok(())
 }
