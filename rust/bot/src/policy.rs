@@ -5,8 +5,8 @@ use super::net::{NeuralNet, Prepared, HEAD_KEEP};
 use super::search::game_running;
 use super::{Evaluator, Policy, Probabilities, PubevalPolicy, RandomPolicy};
 use gammon_backgammon::dice_game::Backgammon;
-use gammon_backgammon::moves::{legal_plays_into, Play};
-use gammon_backgammon::{legal_positions_into, Position};
+use gammon_backgammon::moves::Play;
+use gammon_backgammon::{legal_plays, legal_positions_into, Position};
 use gammon_core::dice::{Dice, DiceStream};
 use gammon_core::error::{Error, Result};
 
@@ -88,8 +88,7 @@ impl BuiltinPolicy {
     /// ```
     pub fn play(&self, position: &Position, dice: Dice, seed: u64) -> Result<Play> {
         game_running(position)?;
-        let mut plays = vec![];
-        legal_plays_into(position, dice, &mut plays);
+        let plays = legal_plays(position, dice);
         Ok(plays[self.choose(&Backgammon, position, dice, &plays, &mut DiceStream::new(seed, 0))])
     }
 
