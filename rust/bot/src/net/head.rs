@@ -67,6 +67,15 @@ impl Head {
         Head { units, hidden: self.hidden, w, b, out }
     }
 
+    /// The same function over `hidden` first-layer units, the new ones read with zero weights
+    /// (so they change nothing until trained): the head of a net whose first layer is widened.
+    pub fn reading(&self, hidden: usize) -> Head {
+        assert!(hidden >= self.hidden);
+        let mut w = self.w.clone();
+        w.resize(hidden * self.units, 0.0);
+        Head { hidden, w, ..self.clone() }
+    }
+
     /// Number of units.
     pub fn units(&self) -> usize {
         self.units

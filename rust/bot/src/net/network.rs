@@ -95,10 +95,10 @@ impl Network {
     }
 
     /// The same function with `hidden` units: the new units get small random input weights and
-    /// zero output weights, so training can grow a net without starting over.
+    /// zero output weights, and a head reads them with zero weights ([`Head::reading`]), so
+    /// training can grow a net without starting over.
     pub fn widened(&self, hidden: usize, seed: u64) -> Network {
         assert!(hidden >= self.hidden && hidden <= MAX_HIDDEN);
-        assert!(self.head.is_none(), "a net with a head cannot be widened");
         let fresh = Network::random(self.inputs, hidden, seed);
         let (old, h) = (self.hidden, hidden);
         let mut w1 = fresh.w1;
@@ -111,7 +111,8 @@ impl Network {
         for k in 0..OUTPUTS {
             w2[k * h..k * h + old].copy_from_slice(&self.w2[k * old..(k + 1) * old]);
         }
-        Network { inputs: self.inputs, hidden: h, w1, b1, w2, b2: self.b2, head: None }
+        let head = self.head.as_ref().map(|head| head.reading(h));
+        Network { inputs: self.inputs, hidden: h, w1, b1, w2, b2: self.b2, head }
     }
 
     /// The same function with a [`Head`] of `units` units added (which adds nothing until

@@ -297,7 +297,7 @@ fn a_grown_head_computes_the_same_function() {
 fn a_widened_net_computes_the_same_function() {
     let net = NeuralNet::random(24, 3);
     // The general code, then the widths with builds of their own.
-    for width in [40, 80, 128] {
+    for width in [40, 80, 128, 256] {
         let wide = net.contact.widened(width, 8);
         assert_eq!(wide.hidden(), width);
         let mut x = [0.0f32; INPUTS];
@@ -307,6 +307,26 @@ fn a_widened_net_computes_the_same_function() {
             for (u, v) in a.iter().zip(b) {
                 assert!((u - v).abs() < 1e-6, "{width}: {a:?} vs {b:?}");
             }
+        }
+    }
+}
+
+#[test]
+fn a_widened_net_with_a_head_computes_the_same_function() {
+    // A head that adds to the outputs (a new head adds nothing): the first layer's new units
+    // must reach neither the outputs nor the head until trained.
+    let mut net = NeuralNet::random(40, 3).contact.deepened(16, 5);
+    let head = net.head.as_mut().unwrap();
+    let mut next = shape::uniform(11);
+    head.out.iter_mut().for_each(|w| *w = next());
+    for width in [80, 256] {
+        let wide = net.widened(width, 8);
+        assert_eq!((wide.hidden(), wide.head.as_ref().map(|h| h.hidden())), (width, Some(width)));
+        let mut x = [0.0f32; INPUTS];
+        for p in sample_positions(50) {
+            inputs::encode(&p, &mut x);
+            let (a, b) = (net.forward(&x), wide.forward(&x));
+            assert!(a.iter().zip(&b).all(|(u, v)| (u - v).abs() < 1e-5), "{width}: {a:?} vs {b:?}");
         }
     }
 }

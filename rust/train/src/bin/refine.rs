@@ -25,7 +25,7 @@
 //! place in the data, so reproducible); as in the shipped rollouts, the net judges only the
 //! plays of each roll that the shipped screen ranks highest ([`NetPolicy`]). `--widen` grows
 //! the contact net to that many hidden units before training, the new units starting silent
-//! ([`Network::widened`]); the race net gains nothing from more units. `--deepen` gives the
+//! (to the outputs and to a head, if it has one: [`Network::widened`]); the race net gains nothing from more units. `--deepen` gives the
 //! contact net a second hidden layer ([`Network::deepened`]), or grows the one it has to that
 //! many units, whose new outputs start at zero, so training starts from the net as it was.
 //!
