@@ -71,9 +71,10 @@ impl Head {
     /// (so they change nothing until trained): the head of a net whose first layer is widened.
     pub fn reading(&self, hidden: usize) -> Head {
         assert!(hidden >= self.hidden);
-        let mut w = self.w.clone();
+        let mut w = Vec::with_capacity(hidden * self.units);
+        w.extend_from_slice(&self.w);
         w.resize(hidden * self.units, 0.0);
-        Head { hidden, w, ..self.clone() }
+        Head { units: self.units, hidden, w, b: self.b.clone(), out: self.out.clone() }
     }
 
     /// Number of units.

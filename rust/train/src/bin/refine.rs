@@ -25,9 +25,10 @@
 //! place in the data, so reproducible); as in the shipped rollouts, the net judges only the
 //! plays of each roll that the shipped screen ranks highest ([`NetPolicy`]). `--widen` grows
 //! the contact net to that many hidden units before training, the new units starting silent
-//! (to the outputs and to a head, if it has one: [`Network::widened`]); the race net gains nothing from more units. `--deepen` gives the
-//! contact net a second hidden layer ([`Network::deepened`]), or grows the one it has to that
-//! many units, whose new outputs start at zero, so training starts from the net as it was.
+//! (to the outputs and to a head, if it has one: [`Network::widened`]); the race net gains
+//! nothing from more units. `--deepen` gives the contact net a second hidden layer
+//! ([`Network::deepened`]), or grows the one it has to that many units, whose new outputs start
+//! at zero, so training starts from the net as it was.
 //!
 //! Training takes a step per position (`--batch 0`, at rate `--alpha` falling to
 //! `--alpha-end`), or with `--batch N` one [`Adam`] step per N shuffled positions of one net,
