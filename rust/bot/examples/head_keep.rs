@@ -60,6 +60,10 @@ impl Policy<Backgammon> for Recorder {
         true
     }
 
+    fn forget_history(&self) {
+        BuiltinPolicy::NetWide.forget_history()
+    }
+
     fn name(&self) -> &str {
         "net-wide, recording"
     }

@@ -141,6 +141,9 @@ pub fn play_game<G: DiceGame>(
     streams: [&mut DiceStream; 2],
 ) -> i8 {
     let mut plays = Vec::with_capacity(64);
+    for seat in seats {
+        seat.forget_history();
+    }
     let (mut position, mut opening) = match start {
         Start::Position(p) => (p, None),
         Start::Opening(p) => (p, Some(OPENING_OUTCOMES[dice.below(OPENING_OUTCOMES.len())])),

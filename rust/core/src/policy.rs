@@ -116,6 +116,13 @@ pub trait Policy<G: DiceGame>: Sync {
         false
     }
 
+    /// Called by a driver wherever the choices to come must not depend on what this thread
+    /// chose before: at the start of each game (a rollout's trial, a duel's game) and after a
+    /// step that a rollout's trials share, which another thread may have made. A policy that
+    /// keeps something between its calls on a thread (the net policies' carried hidden sums)
+    /// drops it here. Does nothing by default.
+    fn forget_history(&self) {}
+
     /// A short name for reports, e.g. `"pubeval"`.
     fn name(&self) -> &str;
 }

@@ -220,12 +220,34 @@ impl Network {
     /// Turns `sums`, the hidden sums for inputs `old`, into those for inputs `new`, touching only
     /// the inputs that differ.
     pub fn update_sums(&self, old: &[f32], new: &[f32], sums: &mut [f32]) {
-        let h = self.hidden;
-        let sums = &mut sums[..h];
-        for (i, (&a, &b)) in old.iter().zip(new).enumerate().take(self.inputs) {
-            if a != b {
-                self.add_input(i, b - a, sums);
+        let changes: Vec<(u32, f32)> = (old.iter().zip(new).enumerate().take(self.inputs))
+            .filter(|(_, (a, b))| a != b)
+            .map(|(i, (&a, &b))| (i as u32, b - a))
+            .collect();
+        self.add_changes(&changes, sums);
+    }
+
+    /// Adds to `sums` what each `(input, d)` of `changes` contributes when that input grows by
+    /// `d`, in the order listed: [`Network::add_input`] for each, to the bit.
+    #[inline(always)]
+    pub fn add_changes(&self, changes: &[(u32, f32)], sums: &mut [f32]) {
+        match self.hidden {
+            SHIPPED_HIDDEN => self.add_changes_fixed::<SHIPPED_HIDDEN, SHIPPED_HIDDEN>(changes, sums),
+            WIDE_HIDDEN => self.add_changes_fixed::<WIDE_HIDDEN, BLOCK>(changes, sums),
+            _ => {
+                for &(i, d) in changes {
+                    self.add_input(i as usize, d, sums);
+                }
             }
+        }
+    }
+
+    #[inline(always)]
+    fn add_changes_fixed<const H: usize, const B: usize>(&self, changes: &[(u32, f32)], sums: &mut [f32]) {
+        for b in (0..H).step_by(B) {
+            let mut s: [f32; B] = sums[b..b + B].try_into().unwrap();
+            self.add_rows::<H, B>(b, changes, &mut s);
+            sums[b..b + B].copy_from_slice(&s);
         }
     }
 

@@ -554,3 +554,38 @@ fn the_cheap_test_never_misses_a_back_game_a_play_leaves() {
     // The test is worth making: it rules most positions out, and some plays do lead to one.
     assert!(ruled_out > 1500 && leading > 0, "{ruled_out} ruled out, {leading} plays to a back game");
 }
+
+#[test]
+fn carried_hidden_sums_are_the_fresh_ones_up_to_rounding() {
+    let nets = NeuralNet::builtin();
+    let (mut carried, mut fresh) = ([0.0f32; MAX_HIDDEN], [0.0f32; MAX_HIDDEN]);
+    carry::forget();
+    let (mut carries, mut worst) = (0, 0.0f32);
+    // Turns of games in a row, as a game's choices prepare them.
+    for p in sample_positions(600) {
+        let Some(net) = nets.net(Class::of(&p)) else { continue };
+        let x = Reference::new(&p.swapped()).x;
+        carry::hidden_sums(net, &x, &mut carried);
+        net.hidden_sums(&x, &mut fresh);
+        for u in 0..net.hidden() {
+            worst = worst.max((carried[u] - fresh[u]).abs() / (1.0 + fresh[u].abs()));
+        }
+        carries += (carry::last_carries() > 0) as usize;
+    }
+    assert!(worst < 1e-5, "{worst}");
+    assert!(carries > 300, "{carries}");
+    // Forgotten, they are summed afresh, to the bit.
+    let p = pos!(24 => 2, 13 => 5, 8 => 3, 6 => 5, 1 => -2, 12 => -5, 17 => -3, 19 => -5);
+    let net = nets.net(Class::Contact).unwrap();
+    let x = Reference::new(&p.swapped()).x;
+    carry::hidden_sums(net, &x, &mut carried);
+    let mut x2 = x;
+    x2[0] += 1.0;
+    carry::hidden_sums(net, &x2, &mut carried);
+    assert!(carry::last_carries() > 0);
+    carry::forget();
+    carry::hidden_sums(net, &x, &mut carried);
+    net.hidden_sums(&x, &mut fresh);
+    assert_eq!(carried, fresh);
+    assert_eq!(carry::last_carries(), 0);
+}

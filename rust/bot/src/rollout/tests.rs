@@ -27,7 +27,8 @@ fn check_invariants(r: &RolloutResult) {
 #[test]
 fn same_seed_same_result_at_any_thread_count() {
     let p = Position::initial();
-    for policy in [BuiltinPolicy::Random, BuiltinPolicy::Pubeval] {
+    // `net-wide` carries its hidden sums from turn to turn on each thread.
+    for policy in [BuiltinPolicy::Random, BuiltinPolicy::Pubeval, BuiltinPolicy::NetWide] {
         let one = rollout(&p, &policy, &options(300, 5, 1)).unwrap();
         let two = rollout(&p, &policy, &options(300, 5, 2)).unwrap();
         let global =
@@ -448,6 +449,10 @@ impl<P: Policy<Backgammon>> Policy<Backgammon> for Afresh<P> {
         self.reuses_best && self.policy.chooses_the_evaluators_best()
     }
 
+    fn forget_history(&self) {
+        self.policy.forget_history()
+    }
+
     fn name(&self) -> &str {
         "afresh"
     }
@@ -476,9 +481,14 @@ fn reusing_the_luck_pass_choice_changes_nothing() {
 fn the_first_two_plies_played_once_give_the_same_games() {
     let p = pos!(24 => 2, 13 => 4, 8 => 3, 6 => 5, 5 => 1, 1 => -2, 12 => -5, 17 => -3, 19 => -4, 20 => -1);
     assert!(BuiltinPolicy::Net.deterministic() && !BuiltinPolicy::Random.deterministic());
-    for (policy, reduce) in
-        [(BuiltinPolicy::Pubeval, false), (BuiltinPolicy::Net, false), (BuiltinPolicy::Net, true)]
-    {
+    // `net-wide` carries its hidden sums from turn to turn: the same games all the same.
+    for (policy, reduce) in [
+        (BuiltinPolicy::Pubeval, false),
+        (BuiltinPolicy::Net, false),
+        (BuiltinPolicy::Net, true),
+        (BuiltinPolicy::NetWide, false),
+        (BuiltinPolicy::NetWide, true),
+    ] {
         for threads in [1, 2] {
             let o = RolloutOptions { variance_reduction: reduce, ..options(108, 3, threads) };
             let once = rollout(&p, &policy, &o).unwrap();

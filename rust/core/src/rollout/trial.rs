@@ -91,6 +91,7 @@ impl<G: DiceGame> Worker<G> {
     ) -> Option<TrialValues> {
         let game = setup.game;
         let mut stream = DiceStream::new(setup.seed, trial);
+        setup.policy.forget_history();
         let (first, second) = self.schedule.first_two(trial, &mut stream);
         let mut position = setup.start;
         // Whether the player to roll is the side the result is reported for.
@@ -168,6 +169,12 @@ impl<G: DiceGame> Worker<G> {
                 }
                 _ => self.step(setup, &position, dice, ply, &mut stream),
             };
+            if early.is_some() {
+                // The first two plies' steps may have been made on another thread (or, for a
+                // policy that is not deterministic, afresh): the choices after them start
+                // afresh either way, so that the games are the same.
+                setup.policy.forget_history();
+            }
             if let Some(l) = step.luck {
                 // Seen by the other side a difference of values changes sign for the win and
                 // trades gammons won for gammons lost.
