@@ -404,9 +404,9 @@ impl<'a> NetPolicy<'a> {
     /// `position` made ready for this policy's net to judge the plays of a roll, for a choice
     /// that values the play chosen or not (`valued`).
     #[inline(always)]
-    fn prepare(&self, position: &Position, again: bool, valued: bool) -> Prepared<'a> {
-        let prepared = if again { self.net.prepare_again(position) } else { self.net.prepare(position) };
-        prepared
+    fn prepare(&self, position: &Position, valued: bool) -> Prepared<'a> {
+        self.net
+            .prepare(position)
             .with_head(self.head)
             .with_integer_head(self.integer_head)
             .with_back_game_net(self.back_game_net)
@@ -417,7 +417,7 @@ impl<'a> NetPolicy<'a> {
     /// The best of `plays` from `position`, as this policy chooses, and its value (exact if
     /// `valued`, else perhaps only the direct path's: [`Prepared::choosing_only`]).
     fn best_of(&self, position: &Position, plays: &[Play], valued: bool) -> (usize, Probabilities) {
-        self.prepare(position, false, valued).choose_screened(self.screen, self.keep, plays)
+        self.prepare(position, valued).choose_screened(self.screen, self.keep, plays)
     }
 }
 
@@ -482,9 +482,9 @@ impl Policy<Backgammon> for NetPolicy<'_> {
             } else {
                 &all[..]
             };
-            // `prepare_again` leaves the last choice's inputs in place for the plays' path
-            // should the choice fall to it.
-            let mut prepared = self.prepare(position, true, valued);
+            // Should the choice fall to the plays (rarely), their path derives the inputs afresh:
+            // the same inputs, to the bit, so the same choice.
+            let mut prepared = self.prepare(position, valued);
             let (best, value) = prepared.best_of_positions(candidates)?;
             let after = candidates[best];
             prepared.remember_position(&after);
