@@ -215,20 +215,27 @@ impl Screen {
             // SAFETY: the CPU supports AVX2 and BMI1, checked just above.
             return unsafe { self.keep_best_avx2(before, plays, keep, kept) };
         }
-        self.keep_best_with(before, plays, keep, kept)
+        self.keep_best_with::<false>(before, plays, keep, kept)
     }
 
     #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
     #[target_feature(enable = "avx2,bmi1")]
     unsafe fn keep_best_avx2(&self, before: &Position, plays: &[Play], keep: Keep, kept: &mut Vec<usize>) {
-        self.keep_best_with(before, plays, keep, kept)
+        self.keep_best_with::<true>(before, plays, keep, kept)
     }
 
+    /// `WIDE`: compiled for AVX2, the CPU checked ([`Look::score_with`]).
     #[inline(always)]
-    fn keep_best_with(&self, before: &Position, plays: &[Play], keep: Keep, kept: &mut Vec<usize>) {
+    fn keep_best_with<const WIDE: bool>(
+        &self,
+        before: &Position,
+        plays: &[Play],
+        keep: Keep,
+        kept: &mut Vec<usize>,
+    ) {
         let look = self.look(before);
         TOP.with_borrow_mut(|top| {
-            keep_highest(plays.iter().map(|play| look.score(play)), keep, top);
+            keep_highest(plays.iter().map(|play| look.score_with::<WIDE>(play)), keep, top);
             kept.extend(top.iter().map(|&(_, k)| k));
         });
         kept.sort_unstable();
@@ -261,7 +268,7 @@ impl Screen {
             // SAFETY: the CPU supports AVX2 and BMI1, checked just above.
             return unsafe { self.keep_best_positions_avx2(before, after, keep, kept) };
         }
-        self.keep_best_positions_with(before, after, keep, kept)
+        self.keep_best_positions_with::<false>(before, after, keep, kept)
     }
 
     #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
@@ -273,11 +280,12 @@ impl Screen {
         keep: Keep,
         kept: &mut Vec<Position>,
     ) -> bool {
-        self.keep_best_positions_with(before, after, keep, kept)
+        self.keep_best_positions_with::<true>(before, after, keep, kept)
     }
 
+    /// `WIDE`: compiled for AVX2, the CPU checked ([`Look::score_with`]).
     #[inline(always)]
-    fn keep_best_positions_with(
+    fn keep_best_positions_with<const WIDE: bool>(
         &self,
         before: &Position,
         after: &[Position],
@@ -286,7 +294,7 @@ impl Screen {
     ) -> bool {
         let look = self.look(before);
         TOP.with_borrow_mut(|top| {
-            let cut = keep_highest(after.iter().map(|q| look.score_position(q)), keep, top);
+            let cut = keep_highest(after.iter().map(|q| look.score_position_with::<WIDE>(q)), keep, top);
             kept.extend(top.iter().map(|&(_, k)| after[k]));
             top.last().is_some_and(|&(lowest, _)| cut < lowest)
         })
@@ -351,6 +359,33 @@ impl Screen {
     /// The score for hidden sums `sums`. Kept out of line for the reason given at [`swap_row`].
     #[inline(never)]
     fn score_from_sums(&self, sums: &[f32; HIDDEN]) -> f32 {
+        self.score_from_sums_body(sums)
+    }
+
+    /// [`Screen::score_from_sums`] compiled for AVX2: the same operations, so the same bits.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
+    #[target_feature(enable = "avx2")]
+    #[inline(never)]
+    unsafe fn score_from_sums_avx2(&self, sums: &[f32; HIDDEN]) -> f32 {
+        self.score_from_sums_body(sums)
+    }
+
+    /// [`Screen::score_from_sums`], compiled for AVX2 when `WIDE`.
+    #[inline(always)]
+    fn score_from_sums_with<const WIDE: bool>(&self, sums: &[f32; HIDDEN]) -> f32 {
+        #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
+        if WIDE {
+            // SAFETY: only the builds for AVX2 ask for it, after checking the CPU.
+            return unsafe { self.score_from_sums_avx2(sums) };
+        }
+        self.score_from_sums(sums)
+    }
+
+    #[inline(always)]
+    fn score_from_sums_body(&self, sums: &[f32; HIDDEN]) -> f32 {
         let mut hidden = [0.0f32; HIDDEN];
         for j in 0..HIDDEN {
             hidden[j] = activation(sums[j]);
@@ -384,7 +419,15 @@ impl Look<'_> {
     /// for the player who moved.
     #[inline]
     pub fn score(&self, play: &Play) -> f32 {
-        self.screen.score_from_sums(&self.sums_after(play))
+        self.score_with::<false>(play)
+    }
+
+    /// [`Look::score`], its row sums and activations compiled for AVX2 when `WIDE` (for callers
+    /// compiled for it that have checked the CPU: they run out of line, where a caller's
+    /// features do not reach). The same bits either way.
+    #[inline(always)]
+    fn score_with<const WIDE: bool>(&self, play: &Play) -> f32 {
+        self.screen.score_from_sums_with::<WIDE>(&self.sums_after::<WIDE>(play))
     }
 
     /// [`Look::score`] of the play that leads to `after` (a position a play from the looked-at
@@ -393,6 +436,12 @@ impl Look<'_> {
     /// score to the bit, since both swap the rows of the slots that differ, in slot order.
     #[inline]
     pub fn score_position(&self, after: &Position) -> f32 {
+        self.score_position_with::<false>(after)
+    }
+
+    /// [`Look::score_position`], compiled for AVX2 when `WIDE` as [`Look::score_with`] is.
+    #[inline(always)]
+    fn score_position_with<const WIDE: bool>(&self, after: &Position) -> f32 {
         let mut sums = self.sums;
         let now = slots(after);
         // The slots that differ as a mask first (compared all at once, without a branch each),
@@ -405,19 +454,19 @@ impl Look<'_> {
         while changed != 0 {
             let k = changed.trailing_zeros() as usize;
             changed &= changed - 1;
-            swap_row(&mut sums, self.screen.row(k, self.slots[k]), self.screen.row(k, now[k]));
+            swap_row_with::<WIDE>(&mut sums, self.screen.row(k, self.slots[k]), self.screen.row(k, now[k]));
         }
-        self.screen.score_from_sums(&sums)
+        self.screen.score_from_sums_with::<WIDE>(&sums)
     }
 
     /// The hidden activations of the position after `play`.
     fn hidden(&self, play: &Play) -> [f32; HIDDEN] {
-        self.sums_after(play).map(activation)
+        self.sums_after::<false>(play).map(activation)
     }
 
     /// The hidden sums of the position after `play`.
     #[inline(always)]
-    fn sums_after(&self, play: &Play) -> [f32; HIDDEN] {
+    fn sums_after<const WIDE: bool>(&self, play: &Play) -> [f32; HIDDEN] {
         let b = play.position.board();
         // Only the points a move left or landed on can differ (a hit lands on one), and the
         // bars and the mover's tray: at most 8 points and 3 more slots.
@@ -443,7 +492,7 @@ impl Look<'_> {
         for &(k, new) in &changed[..n + 3] {
             let old = self.slots[k];
             if old != new {
-                swap_row(&mut sums, self.screen.row(k, old), self.screen.row(k, new));
+                swap_row_with::<WIDE>(&mut sums, self.screen.row(k, old), self.screen.row(k, new));
             }
         }
         sums
@@ -468,9 +517,36 @@ fn activation(x: f32) -> f32 {
 /// changed slots become 32 separate scalars, and the additions are no longer vectorised.
 #[inline(never)]
 fn swap_row(sums: &mut [f32; HIDDEN], old: &[f32; HIDDEN], new: &[f32; HIDDEN]) {
+    swap_row_body(sums, old, new)
+}
+
+/// [`swap_row`] compiled for AVX2: half the instructions, the same bits.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+unsafe fn swap_row_avx2(sums: &mut [f32; HIDDEN], old: &[f32; HIDDEN], new: &[f32; HIDDEN]) {
+    swap_row_body(sums, old, new)
+}
+
+#[inline(always)]
+fn swap_row_body(sums: &mut [f32; HIDDEN], old: &[f32; HIDDEN], new: &[f32; HIDDEN]) {
     for j in 0..HIDDEN {
         sums[j] += new[j] - old[j];
     }
+}
+
+/// [`swap_row`], compiled for AVX2 when `WIDE`.
+#[inline(always)]
+fn swap_row_with<const WIDE: bool>(sums: &mut [f32; HIDDEN], old: &[f32; HIDDEN], new: &[f32; HIDDEN]) {
+    #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
+    if WIDE {
+        // SAFETY: only the builds for AVX2 ask for it, after checking the CPU.
+        return unsafe { swap_row_avx2(sums, old, new) };
+    }
+    swap_row(sums, old, new)
 }
 
 thread_local! {
