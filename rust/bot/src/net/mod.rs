@@ -727,8 +727,9 @@ impl<'a> Prepared<'a> {
     /// assert_eq!(best, net.best_of(&before, &plays).0);
     /// ```
     #[inline(always)]
-    pub fn with_head(self, head: impl Into<Keep>) -> Prepared<'a> {
-        Prepared { head: head.into(), ..self }
+    pub fn with_head(mut self, head: impl Into<Keep>) -> Prepared<'a> {
+        self.head = head.into();
+        self
     }
 
     /// The same, with `on`, its head judging in integers where the net has an
@@ -736,9 +737,9 @@ impl<'a> Prepared<'a> {
     /// head's in less time, for the rollouts' `net-wide` policy. The bot's own
     /// values stay those of the `f32` head.
     #[inline(always)]
-    pub fn with_integer_head(self, on: bool) -> Prepared<'a> {
-        let integer = if on { self.net.integer_head() } else { None };
-        Prepared { integer, ..self }
+    pub fn with_integer_head(mut self, on: bool) -> Prepared<'a> {
+        self.integer = if on { self.net.integer_head() } else { None };
+        self
     }
 
     /// The same, with `on`, its candidates that leave a back game judged by the back-game net
@@ -746,8 +747,9 @@ impl<'a> Prepared<'a> {
     /// their own net, they are judged whole rather than ranked for the head, which costs a
     /// rollout of `net-wide` several percent more time.
     #[inline(always)]
-    pub fn with_back_game_net(self, on: bool) -> Prepared<'a> {
-        Prepared { back_games: on && self.back_games, ..self }
+    pub fn with_back_game_net(mut self, on: bool) -> Prepared<'a> {
+        self.back_games &= on;
+        self
     }
 
     /// The same, for choices whose caller wants only the play: where the head would judge just
@@ -756,8 +758,9 @@ impl<'a> Prepared<'a> {
     /// is the same; a cubeless rollout of `net-wide`, which does not value its plays, took
     /// about 8% less time with it (docs/performance.md).
     #[inline(always)]
-    pub fn choosing_only(self, on: bool) -> Prepared<'a> {
-        Prepared { choosing_only: on, ..self }
+    pub fn choosing_only(mut self, on: bool) -> Prepared<'a> {
+        self.choosing_only = on;
+        self
     }
 
     /// The same, with `on`, its hidden sums carried from those of an earlier choice on this
@@ -766,8 +769,9 @@ impl<'a> Prepared<'a> {
     /// As the rounding depends on what the thread chose before, a caller that needs the same
     /// values on every thread calls [`carry::forget`] at the start of each game.
     #[inline(always)]
-    pub fn carrying_sums(self, on: bool) -> Prepared<'a> {
-        Prepared { carry: on, ..self }
+    pub fn carrying_sums(mut self, on: bool) -> Prepared<'a> {
+        self.carry = on;
+        self
     }
 }
 
