@@ -1,10 +1,10 @@
 //! Hidden sums carried from one turn of a game to a later one on the same thread.
 //!
 //! Every choice starts from the hidden sums of the position before the roll, seen with the turn
-//! passed ([`Prepared`](super::Prepared)): summed afresh, that is about one row of the first layer
-//! for each of the 60 to 80 non-zero inputs, some eighth of a rollout game of `net-wide`. Two turns
-//! later the same side sees a position that only the two plays between have changed, a few dozen
-//! inputs at most, so the sums kept from then and those differences give the new ones for much
+//! passed ([`Prepared`](super::Prepared)): summed afresh, that is one row of the first layer for
+//! each of the 50 or so non-zero inputs, some eighth of a rollout game of `net-wide`. Two turns
+//! later the same side sees a position that only the two plays between have changed, about 21
+//! inputs on average, so the sums kept from then and those differences give the new ones for
 //! less. They are the fresh sums up to rounding, not to the bit, so what a thread computed before
 //! shows in the last bits: a driver that must give the same games whatever thread plays them
 //! (rollouts, duels) calls [`forget`] at the start of each game and wherever a step may have been

@@ -765,9 +765,11 @@ impl<'a> Prepared<'a> {
 
     /// The same, with `on`, its hidden sums carried from those of an earlier choice on this
     /// thread that also carried them, where few inputs differ ([`carry`]): equal to the sums
-    /// made afresh up to rounding, for about an eighth less time a rollout game of `net-wide`.
-    /// As the rounding depends on what the thread chose before, a caller that needs the same
-    /// values on every thread calls [`carry::forget`] at the start of each game.
+    /// made afresh up to rounding, for about 4% less time a rollout game of `net-wide`. As the
+    /// rounding depends on what the thread chose before, a caller that needs the same values on
+    /// every thread calls [`carry::forget`] at the start of each game. The sums kept are known
+    /// by their net's address, so a caller also forgets them before a net they were kept for
+    /// changes its weights or is dropped (rollouts and duels forget at every game's start).
     #[inline(always)]
     pub fn carrying_sums(mut self, on: bool) -> Prepared<'a> {
         self.carry = on;
