@@ -415,10 +415,6 @@ impl Network {
     /// that each output's eight running sums stay one vector.
     #[inline(always)]
     fn direct_logits_fixed<const H: usize>(&self, hidden: &[f32; H]) -> [f32; 8] {
-        // Each row taken as an array of the width in chunks of eight: with the bounds known,
-        // each output's sums are one vector over whole chunks. (Indexing the rows by offsets
-        // instead, the compiler gathered lanes one by one or split them into pieces, whichever
-        // loop was outermost.)
         let w2: &[f32] = &self.w2[..OUTPUTS * H];
         #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
         let acc = if std::is_x86_feature_detected!("avx") {
@@ -657,22 +653,32 @@ mod tests {
     }
 
     #[test]
-    fn the_direct_paths_avx_sums_are_the_plain_ones_to_the_bit() {
-        #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
-        if std::is_x86_feature_detected!("avx") {
-            fn both<const H: usize>(seed: u64) {
-                let net = Network::random(20, H, seed);
-                let hidden: [f32; H] = std::array::from_fn(|i| sigmoid((i as f32 * 0.37).sin() * 3.0));
-                let plain = direct_sums(&hidden, &net.w2);
-                // SAFETY: the CPU supports AVX, checked by the caller.
-                let avx = unsafe { direct_sums_avx(&hidden, &net.w2) };
-                assert_eq!(plain.map(|a| a.map(f32::to_bits)), avx.map(|a| a.map(f32::to_bits)));
-                assert!(plain.iter().flatten().any(|&x| x != 0.0));
+    fn the_direct_paths_sums_are_its_lanes_to_the_bit_in_every_build() {
+        fn check<const H: usize>(seed: u64) {
+            let net = Network::random(20, H, seed);
+            let hidden: [f32; H] = std::array::from_fn(|i| sigmoid((i as f32 * 0.37).sin() * 3.0));
+            // Lane `i` of output `k`, added up chunk by chunk as the definition reads.
+            let mut want = [[0.0f32; 8]; OUTPUTS];
+            for (k, lanes) in want.iter_mut().enumerate() {
+                for (i, lane) in lanes.iter_mut().enumerate() {
+                    for c in 0..H / 8 {
+                        *lane += hidden[8 * c + i] * net.w2[k * H + 8 * c + i];
+                    }
+                }
             }
-            both::<80>(1);
-            both::<256>(2);
-            both::<8>(3);
+            let bits = |a: [[f32; 8]; OUTPUTS]| a.map(|lanes| lanes.map(f32::to_bits));
+            assert_eq!(bits(direct_sums(&hidden, &net.w2)), bits(want));
+            assert!(want.iter().flatten().any(|&x| x != 0.0));
+            #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
+            if std::is_x86_feature_detected!("avx") {
+                // SAFETY: the CPU supports AVX, checked just above.
+                let avx = unsafe { direct_sums_avx(&hidden, &net.w2) };
+                assert_eq!(bits(avx), bits(want));
+            }
         }
+        check::<80>(1);
+        check::<256>(2);
+        check::<8>(3);
     }
 
     #[test]
