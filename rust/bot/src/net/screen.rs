@@ -677,7 +677,14 @@ mod tests {
             let look = screen.look(&p);
             for roll in gammon_backgammon::ALL_ROLLS {
                 for play in legal_plays(&p, roll) {
-                    assert_eq!(look.score(&play).to_bits(), look.score_position(&play.position).to_bits());
+                    let score = look.score(&play).to_bits();
+                    assert_eq!(score, look.score_position(&play.position).to_bits());
+                    // And the same from the builds for AVX2.
+                    #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
+                    if std::is_x86_feature_detected!("avx2") {
+                        assert_eq!(score, look.score_with::<true>(&play).to_bits());
+                        assert_eq!(score, look.score_position_with::<true>(&play.position).to_bits());
+                    }
                 }
             }
             let plays = legal_plays(&p, stream.roll());
