@@ -362,28 +362,6 @@ impl Screen {
         self.score_from_sums_body(sums)
     }
 
-    /// [`Screen::score_from_sums`] compiled for AVX2: the same operations, so the same bits.
-    ///
-    /// # Safety
-    /// The CPU must support AVX2.
-    #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
-    #[target_feature(enable = "avx2")]
-    #[inline(never)]
-    unsafe fn score_from_sums_avx2(&self, sums: &[f32; HIDDEN]) -> f32 {
-        self.score_from_sums_body(sums)
-    }
-
-    /// [`Screen::score_from_sums`], compiled for AVX2 when `WIDE`.
-    #[inline(always)]
-    fn score_from_sums_with<const WIDE: bool>(&self, sums: &[f32; HIDDEN]) -> f32 {
-        #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
-        if WIDE {
-            // SAFETY: only the builds for AVX2 ask for it, after checking the CPU.
-            return unsafe { self.score_from_sums_avx2(sums) };
-        }
-        self.score_from_sums(sums)
-    }
-
     #[inline(always)]
     fn score_from_sums_body(&self, sums: &[f32; HIDDEN]) -> f32 {
         let mut hidden = [0.0f32; HIDDEN];
@@ -422,12 +400,32 @@ impl Look<'_> {
         self.score_with::<false>(play)
     }
 
-    /// [`Look::score`], its row sums and activations compiled for AVX2 when `WIDE` (for callers
-    /// compiled for it that have checked the CPU: they run out of line, where a caller's
-    /// features do not reach). The same bits either way.
+    /// [`Look::score`], its row sums and activations in AVX2 registers when `WIDE` (for callers
+    /// that have checked the CPU). The same bits either way.
     #[inline(always)]
     fn score_with<const WIDE: bool>(&self, play: &Play) -> f32 {
-        self.screen.score_from_sums_with::<WIDE>(&self.sums_after::<WIDE>(play))
+        let (changed, n) = self.changed_after(play);
+        let swaps =
+            changed[..n].iter().map(|&(k, new)| (k, self.slots[k], new)).filter(|&(_, old, new)| old != new);
+        self.score_swapped::<WIDE>(swaps)
+    }
+
+    /// The score of the looked-at position with the rows of `swaps` (`(slot, old value, new
+    /// value)`, in slot order) swapped in: the sums in registers of AVX2 when `WIDE` (whose
+    /// callers have checked the CPU), the same bits either way.
+    #[inline(always)]
+    fn score_swapped<const WIDE: bool>(&self, swaps: impl Iterator<Item = (usize, u8, u8)>) -> f32 {
+        let rows = swaps.map(|(k, old, new)| (self.screen.row(k, old), self.screen.row(k, new)));
+        #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
+        if WIDE {
+            // SAFETY: only the builds for AVX2 ask for it, after checking the CPU.
+            return unsafe { x86::score_swapped(self.screen, &self.sums, rows) };
+        }
+        let mut sums = self.sums;
+        for (old, new) in rows {
+            swap_row(&mut sums, old, new);
+        }
+        self.screen.score_from_sums(&sums)
     }
 
     /// [`Look::score`] of the play that leads to `after` (a position a play from the looked-at
@@ -442,7 +440,6 @@ impl Look<'_> {
     /// [`Look::score_position`], compiled for AVX2 when `WIDE` as [`Look::score_with`] is.
     #[inline(always)]
     fn score_position_with<const WIDE: bool>(&self, after: &Position) -> f32 {
-        let mut sums = self.sums;
         let now = slots(after);
         // The slots that differ as a mask first (compared all at once, without a branch each),
         // then swapped in slot order as before. The opponent's tray (slot 27) never changes in
@@ -451,25 +448,33 @@ impl Look<'_> {
         for (k, (&old, &new)) in self.slots.iter().zip(&now).enumerate().take(27) {
             changed |= ((old != new) as u32) << k;
         }
-        while changed != 0 {
+        let swaps = std::iter::from_fn(|| {
             let k = changed.trailing_zeros() as usize;
-            changed &= changed - 1;
-            swap_row_with::<WIDE>(&mut sums, self.screen.row(k, self.slots[k]), self.screen.row(k, now[k]));
-        }
-        self.screen.score_from_sums_with::<WIDE>(&sums)
+            changed &= changed.wrapping_sub(1);
+            (k < 27).then(|| (k, self.slots[k], now[k]))
+        });
+        self.score_swapped::<WIDE>(swaps)
     }
 
     /// The hidden activations of the position after `play`.
     fn hidden(&self, play: &Play) -> [f32; HIDDEN] {
-        self.sums_after::<false>(play).map(activation)
+        let (changed, n) = self.changed_after(play);
+        let mut sums = self.sums;
+        for &(k, new) in &changed[..n] {
+            let old = self.slots[k];
+            if old != new {
+                swap_row(&mut sums, self.screen.row(k, old), self.screen.row(k, new));
+            }
+        }
+        sums.map(activation)
     }
 
-    /// The hidden sums of the position after `play`.
+    /// The slots that `play` can have changed, with their values after it, in slot order, and
+    /// how many: only the points a move left or landed on can differ (a hit lands on one), and
+    /// the bars and the mover's tray, at most 8 points and 3 more slots.
     #[inline(always)]
-    fn sums_after<const WIDE: bool>(&self, play: &Play) -> [f32; HIDDEN] {
+    fn changed_after(&self, play: &Play) -> ([(usize, u8); 11], usize) {
         let b = play.position.board();
-        // Only the points a move left or landed on can differ (a hit lands on one), and the
-        // bars and the mover's tray: at most 8 points and 3 more slots.
         let mut changed = [(0usize, 0u8); 11];
         let mut points = 0u32;
         let mut borne_off = 0;
@@ -488,14 +493,7 @@ impl Look<'_> {
         changed[n] = (24, b[BAR] as u8);
         changed[n + 1] = (25, (-b[OPPONENT_BAR]) as u8);
         changed[n + 2] = (26, self.slots[26] + borne_off);
-        let mut sums = self.sums;
-        for &(k, new) in &changed[..n + 3] {
-            let old = self.slots[k];
-            if old != new {
-                swap_row_with::<WIDE>(&mut sums, self.screen.row(k, old), self.screen.row(k, new));
-            }
-        }
-        sums
+        (changed, n + 3)
     }
 }
 
@@ -520,17 +518,6 @@ fn swap_row(sums: &mut [f32; HIDDEN], old: &[f32; HIDDEN], new: &[f32; HIDDEN]) 
     swap_row_body(sums, old, new)
 }
 
-/// [`swap_row`] compiled for AVX2: half the instructions, the same bits.
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
-#[target_feature(enable = "avx2")]
-#[inline(never)]
-unsafe fn swap_row_avx2(sums: &mut [f32; HIDDEN], old: &[f32; HIDDEN], new: &[f32; HIDDEN]) {
-    swap_row_body(sums, old, new)
-}
-
 #[inline(always)]
 fn swap_row_body(sums: &mut [f32; HIDDEN], old: &[f32; HIDDEN], new: &[f32; HIDDEN]) {
     for j in 0..HIDDEN {
@@ -538,15 +525,59 @@ fn swap_row_body(sums: &mut [f32; HIDDEN], old: &[f32; HIDDEN], new: &[f32; HIDD
     }
 }
 
-/// [`swap_row`], compiled for AVX2 when `WIDE`.
-#[inline(always)]
-fn swap_row_with<const WIDE: bool>(sums: &mut [f32; HIDDEN], old: &[f32; HIDDEN], new: &[f32; HIDDEN]) {
-    #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
-    if WIDE {
-        // SAFETY: only the builds for AVX2 ask for it, after checking the CPU.
-        return unsafe { swap_row_avx2(sums, old, new) };
+/// The screen's arithmetic in the registers of AVX2.
+#[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
+mod x86 {
+    use super::{Screen, HIDDEN};
+    use std::arch::x86_64::{
+        _mm256_add_ps, _mm256_loadu_ps, _mm256_max_ps, _mm256_min_ps, _mm256_mul_ps, _mm256_set1_ps,
+        _mm256_setzero_ps, _mm256_storeu_ps, _mm256_sub_ps,
+    };
+
+    /// The score of hidden sums `sums` with the rows of `rows` (`(old, new)`, in order) swapped
+    /// in: [`swap_row`](super::swap_row) for each, then
+    /// [`Screen::score_from_sums`](super::Screen), the same operations in the same order, so
+    /// the same bits. The 32 sums stay in four registers throughout: the compiled loops kept
+    /// them in memory, and out of line (which they needed to be vectorised at all) paid a call
+    /// for every row.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) unsafe fn score_swapped<'a>(
+        screen: &Screen,
+        sums: &[f32; HIDDEN],
+        rows: impl Iterator<Item = (&'a [f32; HIDDEN], &'a [f32; HIDDEN])>,
+    ) -> f32 {
+        const LANES: usize = 8;
+        // SAFETY (every load and store): offsets 8q + 8 <= HIDDEN of arrays of HIDDEN floats.
+        let mut s: [_; HIDDEN / LANES] =
+            std::array::from_fn(|q| unsafe { _mm256_loadu_ps(sums.as_ptr().add(LANES * q)) });
+        for (old, new) in rows {
+            for (q, s) in s.iter_mut().enumerate() {
+                let (o, n) = unsafe {
+                    (
+                        _mm256_loadu_ps(old.as_ptr().add(LANES * q)),
+                        _mm256_loadu_ps(new.as_ptr().add(LANES * q)),
+                    )
+                };
+                *s = _mm256_add_ps(*s, _mm256_sub_ps(n, o));
+            }
+        }
+        // The clipped activation: `max(x, 0)` and `min(x, 1)` return their second operand
+        // unless the first is greater (less), as the plain code's selects do, NaN included.
+        let (zero, one) = (_mm256_setzero_ps(), _mm256_set1_ps(1.0));
+        let mut acc = _mm256_setzero_ps();
+        for (q, s) in s.iter().enumerate() {
+            let h = _mm256_min_ps(_mm256_max_ps(*s, zero), one);
+            let w = unsafe { _mm256_loadu_ps(screen.out.as_ptr().add(LANES * q)) };
+            acc = _mm256_add_ps(acc, _mm256_mul_ps(h, w));
+        }
+        let mut lanes = [0.0f32; LANES];
+        unsafe { _mm256_storeu_ps(lanes.as_mut_ptr(), acc) };
+        screen.out_bias + lanes.iter().sum::<f32>()
     }
-    swap_row(sums, old, new)
 }
 
 thread_local! {
