@@ -544,7 +544,8 @@ impl Candidate for Position {
 struct Ranking {
     /// The candidates' indices among all of the choice's candidates, in their order.
     candidates: Vec<u32>,
-    /// Their hidden activations, one run of the contact net's width each, in the same order.
+    /// Their hidden activations, one run of the contact net's width each, in the same order
+    /// (and beyond them, room left from earlier choices, which stays to save filling it again).
     hidden: Vec<f32>,
     /// Their direct path's logits, in the same order.
     direct: Vec<[f32; 8]>,
@@ -564,7 +565,6 @@ impl Ranking {
 
     fn clear(&mut self) {
         self.candidates.clear();
-        self.hidden.clear();
         self.direct.clear();
     }
 
@@ -572,11 +572,13 @@ impl Ranking {
     /// path's logits.
     #[inline(always)]
     fn push(&mut self, k: usize, width: usize) -> (&mut [f32], &mut [f32; 8]) {
+        let start = self.candidates.len() * width;
         self.candidates.push(k as u32);
-        let start = self.hidden.len();
-        self.hidden.resize(start + width, 0.0);
+        if self.hidden.len() < start + width {
+            self.hidden.resize(start + width, 0.0);
+        }
         self.direct.push([0.0; 8]);
-        (&mut self.hidden[start..], self.direct.last_mut().expect("just pushed"))
+        (&mut self.hidden[start..start + width], self.direct.last_mut().expect("just pushed"))
     }
 
     /// Replaces the first layer's values in `values` of every listed candidate by `net`'s whole
@@ -950,7 +952,8 @@ impl Prepared<'_> {
 
     /// Leaves what the next [`NeuralNet::prepare`] needs if the game goes on from `chosen`, a
     /// play from the prepared position; deriving its inputs is left to that call, as a bot asked
-    /// about unrelated positions never makes it.
+    /// about unrelated positions never makes it. Inlined, as [`Prepared::remember_position`].
+    #[inline(always)]
     fn remember(self, chosen: &Play) {
         let chosen =
             Chosen { after: chosen.position.swapped(), reference: self.reference, touched: touched(chosen) };
@@ -961,6 +964,8 @@ impl Prepared<'_> {
     /// [`legal_positions_into`](gammon_backgammon::legal_positions_into): `chosen` is the position
     /// after it, seen from the mover. The points compared ([`touched_between`]) give the same
     /// inputs as the play's, as for [`Prepared::evaluate_positions`].
+    // Inlined: a call would copy the whole `Prepared` (4 KB) to pass it.
+    #[inline(always)]
     pub fn remember_position(self, chosen: &Position) {
         let touched = touched_between(&self.before, chosen);
         let chosen = Chosen { after: chosen.swapped(), reference: self.reference, touched };

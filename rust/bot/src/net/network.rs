@@ -114,7 +114,8 @@ fn exp2(t: f32) -> f32 {
     // `tools/exp2_fit.py`), by Horner's rule. Multiplications by constants rather than the
     // divisions of a Taylor series: a division costs several multiplications' time.
     let p = 1.000_000_1
-        + g * (0.693_146_94 + g * (0.240_221_2 + g * (0.055_507_13 + g * (0.009_675_485 + g * 0.001_327_630_8))));
+        + g * (0.693_146_94
+            + g * (0.240_221_2 + g * (0.055_507_13 + g * (0.009_675_485 + g * 0.001_327_630_8))));
     // The integer n read from the bits of r, whose last place is worth 1 (`n as i32` would
     // saturate, which compiles to scalar code in the middle of the vector loop), added to the
     // exponent of p: p * 2^n, as p in 0.7..1.5 and n in -115..=115 keep it a normal number.
@@ -534,7 +535,31 @@ impl Network {
         act: Option<&mut [f32]>,
         keep: Kept,
     ) -> [f32; OUTPUTS] {
-        let mut hidden = [0.0f32; H];
+        // Kept activations are written where they are kept rather than copied there.
+        match keep {
+            Some((kept, direct)) => {
+                let hidden: &mut [f32; H] = (&mut kept[..H]).try_into().unwrap();
+                self.activations_after::<H, B>(sums, changes, hidden);
+                *direct = self.direct_logits(hidden);
+                self.outputs_from_direct(hidden, *direct, None)
+            }
+            None => {
+                let mut hidden = [0.0f32; H];
+                self.activations_after::<H, B>(sums, changes, &mut hidden);
+                self.outputs_with(&hidden, act)
+            }
+        }
+    }
+
+    /// The hidden activations of the inputs whose hidden sums are `sums` once `changes` are
+    /// added, `B` sums at a time.
+    #[inline(always)]
+    fn activations_after<const H: usize, const B: usize>(
+        &self,
+        sums: &[f32],
+        changes: &[(u32, f32)],
+        hidden: &mut [f32; H],
+    ) {
         for b in (0..H).step_by(B) {
             let mut s: [f32; B] = sums[b..b + B].try_into().unwrap();
             self.add_rows::<H, B>(b, changes, &mut s);
@@ -542,7 +567,6 @@ impl Network {
                 hidden[b + j] = sigmoid(s[j]);
             }
         }
-        self.outputs_or_keep(&hidden, act, keep)
     }
 
     /// A full forward pass.
