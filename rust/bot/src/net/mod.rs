@@ -327,6 +327,9 @@ impl NeuralNet {
 
     /// `before`, the position of the player about to roll, ready for judging the plays of its
     /// rolls.
+    // Inlined, so that a caller's builders set the fields of the 4 KB value where it stays
+    // rather than in a copy.
+    #[inline(always)]
     pub fn prepare(&self, before: &Position) -> Prepared<'_> {
         // In a game the position is most often the one the last `best_of` on this thread
         // chose, whose inputs that call has already derived.
@@ -952,11 +955,11 @@ impl Prepared<'_> {
 
     /// Leaves what the next [`NeuralNet::prepare`] needs if the game goes on from `chosen`, a
     /// play from the prepared position; deriving its inputs is left to that call, as a bot asked
-    /// about unrelated positions never makes it. Inlined, as [`Prepared::remember_position`].
+    /// about unrelated positions never makes it. By reference, as [`Prepared::remember_position`].
     #[inline(always)]
-    fn remember(self, chosen: &Play) {
-        let chosen =
-            Chosen { after: chosen.position.swapped(), reference: self.reference, touched: touched(chosen) };
+    fn remember(&self, chosen: &Play) {
+        let reference = self.reference.clone();
+        let chosen = Chosen { after: chosen.position.swapped(), reference, touched: touched(chosen) };
         CHOSEN.with_borrow_mut(|c| *c = Some(Last::Chosen(chosen)));
     }
 
@@ -964,11 +967,12 @@ impl Prepared<'_> {
     /// [`legal_positions_into`](gammon_backgammon::legal_positions_into): `chosen` is the position
     /// after it, seen from the mover. The points compared ([`touched_between`]) give the same
     /// inputs as the play's, as for [`Prepared::evaluate_positions`].
-    // Inlined: a call would copy the whole `Prepared` (4 KB) to pass it.
+    // By reference, copying the 1 KB of inputs kept: taken by value, the whole 4 KB `Prepared`
+    // was copied to be moved, even inlined.
     #[inline(always)]
-    pub fn remember_position(self, chosen: &Position) {
+    pub fn remember_position(&self, chosen: &Position) {
         let touched = touched_between(&self.before, chosen);
-        let chosen = Chosen { after: chosen.swapped(), reference: self.reference, touched };
+        let chosen = Chosen { after: chosen.swapped(), reference: self.reference.clone(), touched };
         CHOSEN.with_borrow_mut(|c| *c = Some(Last::Chosen(chosen)));
     }
 
