@@ -147,10 +147,21 @@ fn interleave(head: &Head, scales: &[f64]) -> Vec<i16> {
 fn pack(hidden: &[f32], pairs: &mut [i32]) {
     for (p, h) in pairs.iter_mut().zip(hidden.chunks_exact(2)) {
         // Activations are never negative, so truncating after adding a half rounds.
-        let lo = (h[0] * STEPS + 0.5) as i32;
-        let hi = (h[1] * STEPS + 0.5) as i32;
-        *p = lo | (hi << 16);
+        *p = truncate(h[0] * STEPS + 0.5) | (truncate(h[1] * STEPS + 0.5) << 16);
     }
+}
+
+/// `x as i32` for `x` in 0..=STEPS + 1 (anything else, NaN included, is first clipped to that
+/// range): `as` must also saturate out-of-range values, which compiled to scalar code with
+/// branches in the middle of this vector loop, about a twentieth of a rollout's time; clipped
+/// first, the plain conversion is exact and one vector instruction.
+#[inline(always)]
+fn truncate(x: f32) -> i32 {
+    // Two selects, as the screen's activation takes them (`f32::clamp` keeps NaN).
+    let x = if x > 0.0 { x } else { 0.0 };
+    let x = if x < STEPS + 1.0 { x } else { STEPS + 1.0 };
+    // SAFETY: x is finite and within 0..=STEPS + 1, which an i32 holds.
+    unsafe { x.to_int_unchecked::<i32>() }
 }
 
 /// What a kernel sums: the weights, the units, `C` candidates' activations in pairs
