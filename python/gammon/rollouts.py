@@ -46,9 +46,9 @@ def rollout(
     the bot's, and it judges only the 8 plays of a roll that a small screen net ranks highest,
     which plays as well as judging them all within what a 40,000-game duel can tell),
     ``"net-wide"`` (the bot's own nets judging the 6 plays their own screen ranks highest: within
-    about a hundredth of a point a game of the bot, about 1.5 times the time of ``"net"``
+    about a hundredth of a point a game of the bot, about 1.4 times the time of ``"net"``
     without variance reduction), ``"net-all"`` (the bot's own nets judging every play,
-    as :class:`Bot` does at 0-ply: about 2.6 times ``"net-wide"``'s time without variance
+    as :class:`Bot` does at 0-ply: about 2.7 times ``"net-wide"``'s time without variance
     reduction, 10 with it, which it
     measures with the bot's own net), ``"pubeval"`` (Tesauro's linear evaluator: weaker,
     far faster, no variance reduction) or ``"random"``. ``max_std_error`` stops early once the

@@ -38,7 +38,7 @@ pub enum BuiltinPolicy {
     /// ([`Prepared::with_integer_head`]), and back games by the contact net like other contact
     /// positions (the bot has a net of their own for them, [`NeuralNet::back_game`], judged
     /// whole, which would cost this policy several percent more time): within about a hundredth
-    /// of a point a game of the bot, in about 1.5 times `Net`'s time a game without variance
+    /// of a point a game of the bot, in about 1.4 times `Net`'s time a game without variance
     /// reduction (docs/performance.md).
     NetWide,
 }
