@@ -359,7 +359,8 @@ fn a_game_goes_on_from_the_inputs_of_the_chosen_play() {
                 derived +=
                     CHOSEN.with_borrow(|c| matches!(c, Some(super::Last::Chosen(c)) if c.after == p)) as u32;
                 // Derived from the last choice where it can be: the same bits as afresh.
-                assert_eq!(net.prepare(&p).reference.x, Reference::new(&p.swapped()).x, "{p:?}");
+                let bits = |x: [f32; INPUTS]| x.map(f32::to_bits);
+                assert_eq!(bits(net.prepare(&p).reference.x), bits(Reference::new(&p.swapped()).x), "{p:?}");
             }
             p = if plays.is_empty() {
                 p.swapped()
