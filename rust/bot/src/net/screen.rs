@@ -404,10 +404,7 @@ impl Look<'_> {
     /// that have checked the CPU). The same bits either way.
     #[inline(always)]
     fn score_with<const WIDE: bool>(&self, play: &Play) -> f32 {
-        let (changed, n) = self.changed_after(play);
-        let swaps =
-            changed[..n].iter().map(|&(k, new)| (k, self.slots[k], new)).filter(|&(_, old, new)| old != new);
-        self.score_swapped::<WIDE>(swaps)
+        self.score_swapped::<WIDE>(self.swaps_after(play))
     }
 
     /// The score of the looked-at position with the rows of `swaps` (`(slot, old value, new
@@ -415,17 +412,24 @@ impl Look<'_> {
     /// callers have checked the CPU), the same bits either way.
     #[inline(always)]
     fn score_swapped<const WIDE: bool>(&self, swaps: impl Iterator<Item = (usize, u8, u8)>) -> f32 {
-        let rows = swaps.map(|(k, old, new)| (self.screen.row(k, old), self.screen.row(k, new)));
         #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
         if WIDE {
+            let rows = swaps.map(|(k, old, new)| (self.screen.row(k, old), self.screen.row(k, new)));
             // SAFETY: only the builds for AVX2 ask for it, after checking the CPU.
             return unsafe { x86::score_swapped(self.screen, &self.sums, rows) };
         }
+        self.screen.score_from_sums(&self.sums_swapped(swaps))
+    }
+
+    /// The looked-at position's hidden sums with the rows of `swaps` (as for
+    /// [`Look::score_swapped`]) swapped in, by the plain code.
+    #[inline(always)]
+    fn sums_swapped(&self, swaps: impl Iterator<Item = (usize, u8, u8)>) -> [f32; HIDDEN] {
         let mut sums = self.sums;
-        for (old, new) in rows {
-            swap_row(&mut sums, old, new);
+        for (k, old, new) in swaps {
+            swap_row(&mut sums, self.screen.row(k, old), self.screen.row(k, new));
         }
-        self.screen.score_from_sums(&sums)
+        sums
     }
 
     /// [`Look::score`] of the play that leads to `after` (a position a play from the looked-at
@@ -458,15 +462,19 @@ impl Look<'_> {
 
     /// The hidden activations of the position after `play`.
     fn hidden(&self, play: &Play) -> [f32; HIDDEN] {
+        self.sums_swapped(self.swaps_after(play)).map(activation)
+    }
+
+    /// The row swaps of `play` for [`Look::score_swapped`]: `(slot, old value, new value)` of
+    /// each slot it changed, in slot order ([`Look::changed_after`]).
+    #[inline(always)]
+    fn swaps_after(&self, play: &Play) -> impl Iterator<Item = (usize, u8, u8)> + '_ {
         let (changed, n) = self.changed_after(play);
-        let mut sums = self.sums;
-        for &(k, new) in &changed[..n] {
-            let old = self.slots[k];
-            if old != new {
-                swap_row(&mut sums, self.screen.row(k, old), self.screen.row(k, new));
-            }
-        }
-        sums.map(activation)
+        changed
+            .into_iter()
+            .take(n)
+            .map(|(k, new)| (k, self.slots[k], new))
+            .filter(|&(_, old, new)| old != new)
     }
 
     /// The slots that `play` can have changed, with their values after it, in slot order, and
