@@ -105,6 +105,9 @@ fn counts(mut idx: usize, most: usize) -> [u8; POINTS] {
 pub struct Database {
     off: Vec<f32>,
     first: Vec<f32>,
+    /// How many leading entries of each position's row of `off` (then of `first`) can be
+    /// non-zero: the rest are exact zeros, which sums may skip and keep their bits.
+    support: Vec<[u8; 2]>,
 }
 
 /// Plays the dice `dice` from `c` in every legal way, pushing each result's index and whether it
@@ -255,7 +258,14 @@ fn build() -> Database {
             t.mean_first[i] = e.mean_first;
         }
     }
-    Database { off: t.off, first: t.first }
+    let support = (0..POSITIONS).map(|i| [support(&t.off, i), support(&t.first, i)]).collect();
+    Database { off: t.off, first: t.first, support }
+}
+
+/// One more than the last roll count of position `i`'s row of `table` with a non-zero chance.
+fn support(table: &[f32], i: usize) -> u8 {
+    let row = &table[i * MAX_ROLLS..(i + 1) * MAX_ROLLS];
+    row.iter().rposition(|&p| p != 0.0).map_or(0, |n| n as u8 + 1)
 }
 
 /// The database, built on first use (about half a second on two cores in a release build),
@@ -272,23 +282,63 @@ pub fn database() -> &'static Database {
 impl Database {
     /// The chance that checkers `c` (on points 1..6) need exactly `n` rolls to bear off.
     pub fn rolls_to_bear_off(&self, c: &[u8; POINTS], n: usize) -> f64 {
-        self.off.get(index(c) * MAX_ROLLS + n).copied().unwrap_or(0.0) as f64
+        self.dists(c).0.get(n).copied().unwrap_or(0.0) as f64
     }
 
     /// The chance that checkers `c` need exactly `n` rolls to take their first checker off.
     pub fn rolls_to_first_off(&self, c: &[u8; POINTS], n: usize) -> f64 {
-        self.first.get(index(c) * MAX_ROLLS + n).copied().unwrap_or(0.0) as f64
+        self.dists(c).1.get(n).copied().unwrap_or(0.0) as f64
     }
 
-    fn dist<'a>(table: &'a [f32], c: &[u8; POINTS]) -> &'a [f32] {
+    /// The distributions of rolls to bear off and to take the first checker off of `c`, each
+    /// cut after its last non-zero chance.
+    fn dists(&self, c: &[u8; POINTS]) -> (&[f32], &[f32]) {
         let i = index(c);
-        &table[i * MAX_ROLLS..(i + 1) * MAX_ROLLS]
+        let [off, first] = self.support[i].map(usize::from);
+        let start = i * MAX_ROLLS;
+        (&self.off[start..start + off], &self.first[start..start + first])
     }
 
     /// The mean number of rolls `c` needs to bear off.
     pub fn mean_rolls(&self, c: &[u8; POINTS]) -> f64 {
-        Self::dist(&self.off, c).iter().enumerate().map(|(n, &p)| n as f64 * p as f64).sum()
+        self.dists(c).0.iter().enumerate().map(|(n, &p)| n as f64 * p as f64).sum()
     }
+}
+
+/// Starts loading what [`probabilities`] reads for `position`, without waiting for it. The
+/// databases hold megabytes, so a lookup mostly misses the caches: a choice that prefetches all
+/// its candidates before judging them waits for their misses together rather than one by one.
+/// Does nothing for a position outside the home boards.
+pub fn prefetch(position: &Position) {
+    let Some((ours, theirs)) = home_boards(position) else { return };
+    if let (Some(a), Some(b)) = (two_sided::board_index(&ours), two_sided::board_index(&theirs)) {
+        return two_sided::database().prefetch(a, b);
+    }
+    let db = database();
+    for c in [&ours, &theirs] {
+        let i = index(c);
+        let start = i * MAX_ROLLS;
+        prefetch_slice(&db.off[start..start + MAX_ROLLS]);
+        prefetch_slice(&db.first[start..start + MAX_ROLLS]);
+        prefetch_slice(&db.support[i..=i]);
+    }
+}
+
+/// Prefetches every cache line of `items` into all cache levels (nothing where the CPU has no
+/// such instruction in this build).
+fn prefetch_slice<T>(items: &[T]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let (start, bytes) = (items.as_ptr().cast::<i8>(), std::mem::size_of_val(items));
+        for offset in (0..bytes).step_by(64).chain([bytes.saturating_sub(1)]) {
+            // SAFETY: every x86_64 CPU has SSE; a prefetch reads nothing the program sees, and
+            // the address is inside `items` anyway.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(offset)) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = items;
 }
 
 /// The home boards of both sides, each in its own numbering, when every checker of both sides is
@@ -339,31 +389,24 @@ pub fn probabilities(position: &Position) -> Option<Probabilities> {
 pub fn one_sided_probabilities(position: &Position) -> Option<Probabilities> {
     let (ours, theirs) = home_boards(position)?;
     let db = database();
-    let us = Database::dist(&db.off, &ours);
-    let them = Database::dist(&db.off, &theirs);
-    // tail[n] = P(X >= n).
+    let (us, ours_first) = db.dists(&ours);
+    let (them, theirs_first) = db.dists(&theirs);
+    // tail[n] = P(X >= n). The distributions stop at their last non-zero chance: every term
+    // skipped is an exact zero, so the sums below have the bits of sums over all 32 counts.
     let tail = |d: &[f32]| {
         let mut t = [0.0f64; MAX_ROLLS + 1];
-        for n in (0..MAX_ROLLS).rev() {
+        for n in (0..d.len()).rev() {
             t[n] = t[n + 1] + d[n] as f64;
         }
         t
     };
-    let them_tail = tail(them);
-    let win = (1..MAX_ROLLS).map(|n| us[n] as f64 * them_tail[n]).sum::<f64>().clamp(0.0, 1.0);
+    let dot = |d: &[f32], t: &[f64], shift: usize| {
+        (1..d.len()).fold(0.0, |s, n| s + d[n] as f64 * t[(n + shift).min(MAX_ROLLS)])
+    };
+    let win = dot(us, &tail(them), 0).clamp(0.0, 1.0);
     let (ours_off, theirs_off) = position.off();
-    let win_gammon = if theirs_off == 0 {
-        let first = tail(Database::dist(&db.first, &theirs));
-        (1..MAX_ROLLS).map(|n| us[n] as f64 * first[n]).sum()
-    } else {
-        0.0
-    };
-    let lose_gammon = if ours_off == 0 {
-        let first = tail(Database::dist(&db.first, &ours));
-        (1..MAX_ROLLS).map(|m| them[m] as f64 * first[(m + 1).min(MAX_ROLLS)]).sum()
-    } else {
-        0.0
-    };
+    let win_gammon = if theirs_off == 0 { dot(us, &tail(theirs_first), 0) } else { 0.0 };
+    let lose_gammon = if ours_off == 0 { dot(them, &tail(ours_first), 1) } else { 0.0 };
     Some(Probabilities {
         win,
         win_gammon: win_gammon.clamp(0.0, win),
@@ -398,6 +441,57 @@ mod tests {
             let s: f32 = db.first[i * MAX_ROLLS..(i + 1) * MAX_ROLLS].iter().sum();
             assert!((s - 1.0).abs() < 1e-4, "position {i}: {s}");
         }
+    }
+
+    #[test]
+    fn one_sided_sums_over_the_support_have_the_bits_of_sums_over_every_count() {
+        // The plain sums over all 32 roll counts, as the probabilities were first computed.
+        let db = database();
+        let row = |t: &[f32], c: &[u8; POINTS]| {
+            let i = index(c);
+            t[i * MAX_ROLLS..(i + 1) * MAX_ROLLS].to_vec()
+        };
+        let tail = |d: &[f32]| {
+            let mut t = [0.0f64; MAX_ROLLS + 1];
+            for n in (0..MAX_ROLLS).rev() {
+                t[n] = t[n + 1] + d[n] as f64;
+            }
+            t
+        };
+        let mut checked = 0;
+        for (a, b) in (1..POSITIONS).step_by(211).zip((1..POSITIONS).rev().step_by(89)) {
+            let (ours, theirs) = (unindex(a), unindex(b));
+            let p = position_of(&ours, &theirs).unwrap();
+            let got = one_sided_probabilities(&p).unwrap();
+            let (us, them) = (row(&db.off, &ours), row(&db.off, &theirs));
+            let them_tail = tail(&them);
+            let win = (1..MAX_ROLLS).map(|n| us[n] as f64 * them_tail[n]).sum::<f64>().clamp(0.0, 1.0);
+            let first = tail(&row(&db.first, &theirs));
+            let win_gammon = (1..MAX_ROLLS).map(|n| us[n] as f64 * first[n]).sum::<f64>();
+            let first = tail(&row(&db.first, &ours));
+            let lose_gammon =
+                (1..MAX_ROLLS).map(|m| them[m] as f64 * first[(m + 1).min(MAX_ROLLS)]).sum::<f64>();
+            let (ours_off, theirs_off) = p.off();
+            assert_eq!(got.win.to_bits(), win.to_bits(), "{ours:?} {theirs:?}");
+            if theirs_off == 0 {
+                assert_eq!(got.win_gammon.to_bits(), win_gammon.clamp(0.0, win).to_bits());
+            }
+            if ours_off == 0 {
+                assert_eq!(got.lose_gammon.to_bits(), lose_gammon.clamp(0.0, 1.0 - win).to_bits());
+            }
+            checked += 1;
+        }
+        assert!(checked > 200);
+    }
+
+    #[test]
+    fn prefetching_changes_nothing_and_skips_other_positions() {
+        for p in [Position::initial(), pos!(1 => 3, 2 => 2, 24 => -4, 19 => -1), pos!(6 => 15, 19 => -15)] {
+            let before = probabilities(&p);
+            prefetch(&p);
+            assert_eq!(probabilities(&p), before);
+        }
+        assert_eq!(probabilities(&Position::initial()), None);
     }
 
     #[test]

@@ -121,6 +121,12 @@ impl Database {
         Entry { win: win as f64, centred: centred as f64, owned: owned as f64, theirs: theirs as f64 }
     }
 
+    /// Starts loading the entry of the pair (`mover`, `opponent`) without waiting for it
+    /// ([`super::prefetch`]).
+    pub fn prefetch(&self, mover: usize, opponent: usize) {
+        super::prefetch_slice(&self.values[mover * BOARDS + opponent..][..1]);
+    }
+
     /// For each of the 21 rolls ([`ALL_ROLLS`] order), the chance of winning of the player on
     /// roll of the pair (`mover`, `opponent`), both holding checkers, after its best play of the
     /// roll: 1 when a play bears off its last checker, else one minus the opponent's chance at

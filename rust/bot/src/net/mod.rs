@@ -898,6 +898,13 @@ impl Prepared<'_> {
         // so that a policy that leaves back games to the contact net never pays for the test.
         let back_game_net =
             self.net.back_game.as_ref().filter(|_| self.back_games && back_game_possible(&self.before));
+        // In a bear-off every candidate is one, each looked up in the databases: their misses
+        // of the caches overlap when all are asked for first.
+        if bearoff::home_boards(&self.before).is_some() {
+            for candidate in candidates {
+                bearoff::prefetch(&candidate.after_and_touched(&self.before).0);
+            }
+        }
         for candidate in candidates {
             let (after, touched) = candidate.after_and_touched(&self.before);
             if let Some(points) = Backgammon.result(&after) {
