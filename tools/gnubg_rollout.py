@@ -31,15 +31,17 @@ that of the same commands without `rollout` (start-up: loading the network
 and the databases) is the rollout's time.
 
 Ours: `cargo bench -p gammon-bot --bench rollout` with the same number of
-trials (ROLLOUT_BENCH_TRIALS), whose rows at the same thread count give the
-ratios. The "net" row is the like-for-like one: our neural net at 0-ply, no
-variance reduction (it runs a quarter of the trials); the pubeval and random
-rows show the cheaper policies. With `--varredn` both sides reduce variance
-and the "net-vr" row (a quarter of the trials too) is compared: gnubg judges
-the best play of all 21 rolls at every turn, ours predicts each roll's value
-with its luck net, without generating plays. Our net policy screens the plays of a
-roll and judges the 8 most promising with the full net, where gnubg's judges all
-of them with its net; the "net-all" row is ours judging all of them too.
+trials (ROLLOUT_BENCH_TRIALS, and ROLLOUT_BENCH_ALL_TRIALS=1 so that the net
+rows play all of them too), whose rows at the same thread count give the
+ratios. The "net" row is the like-for-like one for the default policy: our
+neural net at 0-ply, no variance reduction; "net-wide" plays the bot's nets on
+the plays its screen ranks highest, as strong as gnubg's 0-ply; the pubeval and
+random rows show the cheaper policies. With `--varredn` both sides reduce
+variance and the "net-vr" row is compared: gnubg judges the best play of all
+21 rolls at every turn, ours predicts each roll's value with its luck net,
+without generating plays. Our net policies screen the plays of a roll and
+judge the few most promising with the full nets, where gnubg's judges all of
+them with its net; the "net-all" row is ours judging all of them too.
 
 Usage (from the repository root):
     python3 tools/gnubg_rollout.py [--trials 1296] [--threads 2] [--seed 1]
@@ -119,7 +121,16 @@ def gnubg_result(text):
 
 
 def ours(args):
-    env = dict(os.environ, ROLLOUT_BENCH_TRIALS=str(args.trials))
+    # Every row plays as many games as gnubg did (the bench alone gives the net rows a quarter):
+    # the same trials, so that the fixed costs of a run (starting the threads, the batches'
+    # last games) weigh alike on both sides.
+    rows = "net-vr" if args.varredn else "random,pubeval,net,net-wide,net-all"
+    env = dict(
+        os.environ,
+        ROLLOUT_BENCH_TRIALS=str(args.trials),
+        ROLLOUT_BENCH_ALL_TRIALS="1",
+        ROLLOUT_BENCH_ROWS=rows,
+    )
     env.setdefault("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
     out = subprocess.run(
         ["cargo", "bench", "-q", "-p", "gammon-bot", "--bench", "rollout"],

@@ -1,7 +1,8 @@
 //! Rollout speed: games per second of the opening position for each built-in policy at 1 and 2
 //! threads (the net without variance reduction, then with it), and the standard errors. Run with `cargo bench -p gammon-bot --bench rollout`;
 //! `ROLLOUT_BENCH_TRIALS=N` changes the number of games per measurement (default 20736);
-//! `ROLLOUT_BENCH_ROWS=net,net-wide` runs only the rows named.
+//! `ROLLOUT_BENCH_ROWS=net,net-wide` runs only the rows named; `ROLLOUT_BENCH_ALL_TRIALS=1` gives
+//! the net rows every game too, where they otherwise play a quarter of them.
 
 use gammon_backgammon::Backgammon;
 use gammon_backgammon::Position;
@@ -47,7 +48,8 @@ fn main() {
     for net in [gammon_bot::net::NeuralNet::builtin(), gammon_bot::net::NeuralNet::fast()] {
         gammon_bot::Evaluator::evaluate(net, &bearing_off);
     }
-    let games = |share: u64| (trials / share).max(36);
+    let all = std::env::var("ROLLOUT_BENCH_ALL_TRIALS").is_ok_and(|v| v == "1");
+    let games = |share: u64| if all { trials } else { (trials / share).max(36) };
     let rows = std::env::var("ROLLOUT_BENCH_ROWS").ok();
     let wanted = |row: &str| rows.as_deref().is_none_or(|r| r.split(',').any(|w| w == row));
     // Each row: its name, the policy, variance reduction, and the share of the games it gets.
