@@ -61,16 +61,17 @@ const PINS: [Pin; 6] = [
 /// The pins are printed to six decimals, and the nets compute in single precision.
 const TOLERANCE: f64 = 1e-5;
 
-fn check(net: &NeuralNet, name: &str, pins: &[Pin], pick: fn(&Pin) -> [f64; 5]) {
-    for pin in pins {
-        let position = Position::from_id(pin.0).unwrap_or_else(|e| panic!("{}: {e}", pin.0));
+/// (Position ID, gnubg's class, one net's pinned probabilities.)
+type Pinned = (&'static str, &'static str, [f64; 5]);
+
+fn check(net: &NeuralNet, name: &str, pins: impl IntoIterator<Item = Pinned>) {
+    for (id, class, want) in pins {
+        let position = Position::from_id(id).unwrap_or_else(|e| panic!("{id}: {e}"));
         let got = net.evaluate(&position).to_array();
-        for (i, (got, want)) in got.iter().zip(pick(pin)).enumerate() {
+        for (i, (got, want)) in got.iter().zip(want).enumerate() {
             assert!(
                 (got - want).abs() <= TOLERANCE,
-                "{name} on {} ({}): {} is {got:.6}, pinned {want:.6}",
-                pin.0,
-                pin.1,
+                "{name} on {id} ({class}): {} is {got:.6}, pinned {want:.6}",
                 gammon_bot::Probabilities::NAMES[i],
             );
         }
@@ -79,20 +80,19 @@ fn check(net: &NeuralNet, name: &str, pins: &[Pin], pick: fn(&Pin) -> [f64; 5]) 
 
 #[test]
 fn the_bots_net_v14_gives_its_pinned_probabilities() {
-    check(NeuralNet::builtin(), "net-v14", &PINS, |pin| pin.2);
+    check(NeuralNet::builtin(), "net-v14", PINS.map(|(id, class, v14, _)| (id, class, v14)));
 }
 
 #[test]
 fn the_rollouts_net_v4_gives_its_pinned_probabilities() {
-    check(NeuralNet::fast(), "net-v4", &PINS, |pin| pin.3);
+    check(NeuralNet::fast(), "net-v4", PINS.map(|(id, class, _, v4)| (id, class, v4)));
 }
 
 /// Two back games of the fixture (one side holds two points of the other's home board, 30 pips
-/// or more behind), which the bot judges by `back-game-v1`: its probabilities (the second
-/// array is unused).
-const BACK_GAME_PINS: [Pin; 2] = [
-    ("Y3sbABDctgCATQ", "contact", [0.356828, 0.042658, 0.001435, 0.312432, 0.019326], [0.0; 5]),
-    ("3LYAAhuP5w0AEA", "contact", [0.363811, 0.177987, 0.010689, 0.150373, 0.005000], [0.0; 5]),
+/// or more behind), which the bot judges by `back-game-v1`, with its probabilities.
+const BACK_GAME_PINS: [Pinned; 2] = [
+    ("Y3sbABDctgCATQ", "contact", [0.356828, 0.042658, 0.001435, 0.312432, 0.019326]),
+    ("3LYAAhuP5w0AEA", "contact", [0.363811, 0.177987, 0.010689, 0.150373, 0.005000]),
 ];
 
 #[test]
@@ -100,5 +100,5 @@ fn the_bots_back_game_net_gives_its_pinned_probabilities() {
     for pin in &BACK_GAME_PINS {
         assert!(gammon_bot::net::back_game(&Position::from_id(pin.0).unwrap()), "{} is a back game", pin.0);
     }
-    check(NeuralNet::builtin(), "back-game-v1", &BACK_GAME_PINS, |pin| pin.2);
+    check(NeuralNet::builtin(), "back-game-v1", BACK_GAME_PINS);
 }
