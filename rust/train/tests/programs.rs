@@ -1,6 +1,7 @@
 //! The training programs still train: `train`, `refine` and `train-screen` each run to the end on a
 //! tiny problem (a net of 8 hidden units, a few games or positions, no duels worth the name) and
-//! write weights that load and differ from what they started from. This is no test of how well
+//! write weights that load and differ from what they started from; `quantize-head` rounds the
+//! shipped head as it says. This is no test of how well
 //! they train, only that a change elsewhere (the nets, the inputs, the self-play) has not left them
 //! unable to run; it takes about ten seconds. `refine` labels by short rollouts here, whose blocks of
 //! games are small: its default search labels come in blocks of 200 games, some 17,000 positions.
@@ -85,5 +86,34 @@ fn train_screen_writes_a_screen_that_loads() {
     run(env!("CARGO_BIN_EXE_train-screen"), &args);
     let screen = Screen::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
     assert_ne!(screen.to_bytes(), Screen::builtin().to_bytes(), "the screen is the shipped one");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn quantize_head_rounds_each_units_weights_to_127_steps_of_its_largest() {
+    let dir = scratch("quantize");
+    let net = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bot/data/net-v14.bin");
+    let (plain, fitted) = (dir.join("plain.bin"), dir.join("fitted.bin"));
+    let n = net.to_str().unwrap();
+    run(env!("CARGO_BIN_EXE_quantize-head"), &["--net", n, "--out", plain.to_str().unwrap()]);
+    let args = ["--net", n, "--out", fitted.to_str().unwrap(), "--calibrate", "--games", "2"];
+    run(env!("CARGO_BIN_EXE_quantize-head"), &args);
+    let start = read_net(&net);
+    let before = start.contact.head.as_ref().unwrap();
+    for (path, calibrated) in [(plain, false), (fitted, true)] {
+        let rounded = read_net(&path);
+        assert_eq!(rounded.contact.w1, start.contact.w1, "only the head changes");
+        let head = rounded.contact.head.as_ref().unwrap();
+        let units = head.units();
+        for m in 0..units {
+            let column = |w: &[f32]| (0..head.hidden()).map(|j| w[j * units + m]).collect::<Vec<_>>();
+            let largest = column(&before.w).iter().fold(0.0f32, |a, &b| a.max(b.abs()));
+            for w in column(&head.w) {
+                let steps = w * 127.0 / largest;
+                assert!((steps - steps.round()).abs() < 1e-3 && steps.abs() <= 127.001, "unit {m}: {w}");
+            }
+        }
+        assert_eq!(head.b != before.b, calibrated, "the biases move only when fitted");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
