@@ -92,10 +92,9 @@ fn moments(net: &Network, games: u64, seed: u64) -> (Vec<f64>, Vec<f64>) {
     (mean.iter().map(|m| m / n).collect(), second.iter().map(|s| s / n).collect())
 }
 
-/// `d G d`: the mean squared error of a unit's sum whose weights are off by `d`.
-fn error(d: &[f64], second: &[f64]) -> f64 {
-    let h = d.len();
-    (0..h).map(|i| d[i] * (0..h).map(|j| second[i * h + j] * d[j]).sum::<f64>()).sum()
+/// `d . g`, with `g = G d`: the mean squared error of a unit's sum whose weights are off by `d`.
+fn error(d: &[f64], g: &[f64]) -> f64 {
+    d.iter().zip(g).map(|(d, g)| d * g).sum()
 }
 
 fn main() {
@@ -115,9 +114,9 @@ fn main() {
         let mut q: Vec<f64> = w.iter().map(|&v| (v * scale).round()).collect();
         if let Some((mean, second)) = &stats {
             let mut d: Vec<f64> = (0..h).map(|j| q[j] / scale - w[j]).collect();
-            plain += error(&d, second);
             // g = G d, kept up to date as weights change, gives each change's effect at once.
             let mut g: Vec<f64> = (0..h).map(|i| (0..h).map(|j| second[i * h + j] * d[j]).sum()).collect();
+            plain += error(&d, &g);
             for _ in 0..o.sweeps {
                 for j in 0..h {
                     let other = if q[j] > w[j] * scale { q[j] - 1.0 } else { q[j] + 1.0 };
@@ -131,7 +130,7 @@ fn main() {
                     }
                 }
             }
-            fitted += error(&d, second);
+            fitted += error(&d, &g);
             head.b[m] -= (0..h).map(|j| mean[j] * d[j]).sum::<f64>() as f32;
         }
         for j in 0..h {
