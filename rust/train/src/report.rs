@@ -18,9 +18,14 @@ pub fn against_pubeval(net: &NeuralNet, pairs: u32) -> DuelResult {
     backgammon_duel(&bot, &PubevalPolicy, pairs, PUBEVAL_SEED)
 }
 
-/// The first side's mean points per game and its standard error: `+0.123 +- 0.045`.
+/// The first side's mean points per game and its standard error, to the digits the error's
+/// first two figures need and at least three: `+0.123 +- 0.045`, `+0.0121 +- 0.0024`.
 pub fn points(result: &DuelResult) -> String {
-    format!("{:+.3} +- {:.3}", result.points_per_game(), result.points_std_error())
+    let error = result.points_std_error();
+    // A long duel's error of 0.002 would otherwise print as one figure, and the means of seeds
+    // that differ in the fourth place would look alike.
+    let digits = if error > 0.0 { (1.0 - error.log10().floor()).clamp(3.0, 6.0) as usize } else { 3 };
+    format!("{:+.*} +- {:.*}", digits, result.points_per_game(), digits, error)
 }
 
 /// [`points`] with the unit and the number of games: `+0.123 +- 0.045 ppg over 1000 games`.

@@ -10,7 +10,8 @@
 //! rollouts' net policy, which judges only the plays its screen ranks highest; with `--keep K`,
 //! the bot's own nets judging the K plays the screen ranks highest, and with `--head H` and
 //! `--head-margin M` the head of their contact net judging at most H of those its first layer
-//! ranks highest and values within M of its best), `all-replies`
+//! ranks highest and values within M of its best, and with `--screen-margin` only the plays
+//! the screen scores within that margin of its best), `all-replies`
 //! (the bot at PLY judging every reply inside its search, where the bot judges the screen's
 //! best [`REPLY_SCREEN`](gammon_bot::search::REPLY_SCREEN)), `margin` (not the bot: the
 //! rollouts' net policy keeping only the plays its screen scores within `--margin` of its best,
@@ -100,8 +101,8 @@ struct Options {
     /// still be judged by the head.
     #[arg(long, default_value_t = f32::INFINITY)]
     head_margin: f32,
-    /// For `head`: the narrower side's screen keeps only the plays it scores within this margin
-    /// of its best, too.
+    /// For `head`, and with `--keep`: that side's screen keeps only the plays it scores within
+    /// this margin of its best, too.
     #[arg(long, default_value_t = f32::INFINITY)]
     screen_margin: f32,
     /// With `--keep`, and for `head`: the head of that policy (the narrower side's) judges in
@@ -190,7 +191,7 @@ fn main() {
         Opponent::Screened => match o.keep {
             Some(keep) => backgammon_duel(
                 &bot,
-                &NetPolicy::new(NeuralNet::builtin(), screen, keep)
+                &NetPolicy::new(NeuralNet::builtin(), screen, Keep::from(keep).within(o.screen_margin))
                     .with_head(Keep::from(o.head).within(o.head_margin))
                     .with_integer_head(o.integer_head),
                 pairs,
