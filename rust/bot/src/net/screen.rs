@@ -7,9 +7,10 @@
 //! only the checker counts: each of its [`SLOTS`] (the mover's points 1..=24 by signed count,
 //! mover positive; the mover's bar; the opponent's bar; the mover's tray; the opponent's tray)
 //! adds one table row per value to [`HIDDEN`] sums, so a candidate costs a row swap per point
-//! the play changed, then a clipped activation and one dot product. Its score is a cubeless equity, but
-//! only its order within a roll matters: it is trained (the `train_screen` example) on
-//! self-play rolls to reproduce the differences between the full nets' equities of a roll's
+//! the play changed, then a clipped activation and one dot product, all in 16-bit integers
+//! (`screen/fixed.rs`, made from the `f32` weights, in which it learns). Its score is a cubeless
+//! equity, but only its order within a roll matters: it is trained (the `train-screen` program)
+//! on self-play rolls to reproduce the differences between the full nets' equities of a roll's
 //! plays ([`Screen::learn_roll`]).
 //!
 //! Two screens are compiled into the crate like the nets: `data/screen-v1.bin`
@@ -21,6 +22,9 @@ use gammon_backgammon::board::{Position, BAR, OPPONENT_BAR};
 use gammon_backgammon::moves::Play;
 use gammon_core::error::{Error, Result};
 use std::sync::OnceLock;
+
+mod fixed;
+use fixed::Fixed;
 
 /// Hidden units.
 pub const HIDDEN: usize = 32;
@@ -37,14 +41,24 @@ static BUILTIN: &[u8] = include_bytes!("../../data/screen-v1.bin");
 /// The screen shipped with the crate for the bot's nets.
 static BOT: &[u8] = include_bytes!("../../data/screen-v2.bin");
 
-/// A screen's weights.
-#[derive(Clone, Debug, PartialEq)]
+/// A screen's weights, learned in `f32` and scored in 16-bit integers (made from them when
+/// first needed).
+#[derive(Clone, Debug)]
 pub struct Screen {
     /// `SLOTS * VALUES` rows of `HIDDEN`, slot-major.
     table: Vec<[f32; HIDDEN]>,
     bias: [f32; HIDDEN],
     out: [f32; HIDDEN],
     out_bias: f32,
+    /// The weights in integers, which every score is computed from; emptied when they learn.
+    fixed: OnceLock<Fixed>,
+}
+
+/// Screens are equal when their weights are, whether or not their integers are made yet.
+impl PartialEq for Screen {
+    fn eq(&self, other: &Screen) -> bool {
+        self.weights().eq(other.weights())
+    }
 }
 
 /// How many of a roll's candidates the screen passes on to the full nets: at most `most` (at
@@ -111,7 +125,7 @@ impl Screen {
         };
         let table = (0..SLOTS * VALUES).map(|_| std::array::from_fn(|_| next())).collect();
         let out = std::array::from_fn(|_| next());
-        Screen { table, bias: [0.0; HIDDEN], out, out_bias: 0.0 }
+        Screen { table, bias: [0.0; HIDDEN], out, out_bias: 0.0, fixed: OnceLock::new() }
     }
 
     /// The shipped screen for the rollouts' narrower nets ([`NeuralNet::fast`](super::NeuralNet::fast)),
@@ -148,7 +162,7 @@ impl Screen {
         let table = (0..SLOTS * VALUES).map(|_| row()).collect();
         let (bias, out) = (row(), row());
         let out_bias = values.next().unwrap();
-        let screen = Screen { table, bias, out, out_bias };
+        let screen = Screen { table, bias, out, out_bias, fixed: OnceLock::new() };
         if screen.weights().any(|w| !w.is_finite()) {
             return Err(bad("non-finite weight"));
         }
@@ -170,21 +184,29 @@ impl Screen {
         self.table.iter().flatten().chain(&self.bias).chain(&self.out).chain([&self.out_bias]).copied()
     }
 
-    fn row(&self, slot: usize, value: u8) -> &[f32; HIDDEN] {
-        &self.table[slot * VALUES + value as usize]
+    /// The weights in integers, made the first time they are asked for.
+    fn fixed(&self) -> &Fixed {
+        self.fixed.get_or_init(|| Fixed::new(self))
     }
 
     /// `before`, the position of the player about to move, ready for scoring its plays.
     pub fn look(&self, before: &Position) -> Look<'_> {
+        let fixed = self.fixed();
         let slots = slots(before);
+        Look { fixed, slots, sums: fixed.sums(&slots) }
+    }
+
+    /// The hidden activations of `position` (seen by the player who just moved) in `f32`, as
+    /// learning reads them.
+    fn hidden(&self, position: &Position) -> [f32; HIDDEN] {
         let mut sums = self.bias;
-        for (k, &v) in slots.iter().enumerate() {
-            let row = self.row(k, v);
+        for (k, &v) in slots(position).iter().enumerate() {
+            let row = &self.table[k * VALUES + v as usize];
             for j in 0..HIDDEN {
                 sums[j] += row[j];
             }
         }
-        Look { screen: self, slots, sums }
+        sums.map(activation)
     }
 
     /// The indices of the `keep` plays (at least one) of a roll from `before` that the screen
@@ -300,28 +322,23 @@ impl Screen {
         })
     }
 
-    /// One step of training on the plays of one roll from `before`, whose full-net equities are
-    /// `targets`: moves each play's score so that its difference from the roll's mean score
-    /// approaches its equity's difference from the mean equity, with step size `alpha`. With a
+    /// One step of training on the plays of one roll, whose full-net equities are `targets`:
+    /// moves each play's score (in `f32`; the integers that scores are computed from are made
+    /// again when next needed) so that its difference from the roll's mean score approaches
+    /// its equity's difference from the mean equity, with step size `alpha`. With a
     /// finite `focus` each play counts by `exp(-(best - equity) / focus)` and the means are
     /// weighted alike, so that the order among the best few plays, the only order a screen
     /// that keeps a few needs, is learned before that among plainly bad ones;
     /// `f32::INFINITY` counts every play alike. Returns the weighted sum of the squared errors
     /// before the step.
-    pub fn learn_roll(
-        &mut self,
-        before: &Position,
-        plays: &[Play],
-        targets: &[f32],
-        alpha: f32,
-        focus: f32,
-    ) -> f32 {
+    pub fn learn_roll(&mut self, plays: &[Play], targets: &[f32], alpha: f32, focus: f32) -> f32 {
         let n = plays.len();
         if n < 2 {
             return 0.0;
         }
-        let look = self.look(before);
-        let hidden: Vec<[f32; HIDDEN]> = plays.iter().map(|p| look.hidden(p)).collect();
+        // The weights change below, so their integers must be made again.
+        self.fixed = OnceLock::new();
+        let hidden: Vec<[f32; HIDDEN]> = plays.iter().map(|p| self.hidden(&p.position)).collect();
         let scores: Vec<f32> = hidden.iter().map(|h| self.output(h)).collect();
         let best = targets.iter().copied().fold(f32::NEG_INFINITY, f32::max);
         let weights: Vec<f32> = targets.iter().map(|&t| (-(best - t) / focus).exp()).collect();
@@ -356,21 +373,6 @@ impl Screen {
         squares
     }
 
-    /// The score for hidden sums `sums`. Kept out of line for the reason given at [`swap_row`].
-    #[inline(never)]
-    fn score_from_sums(&self, sums: &[f32; HIDDEN]) -> f32 {
-        self.score_from_sums_body(sums)
-    }
-
-    #[inline(always)]
-    fn score_from_sums_body(&self, sums: &[f32; HIDDEN]) -> f32 {
-        let mut hidden = [0.0f32; HIDDEN];
-        for j in 0..HIDDEN {
-            hidden[j] = activation(sums[j]);
-        }
-        self.output(&hidden)
-    }
-
     #[inline(always)]
     fn output(&self, hidden: &[f32; HIDDEN]) -> f32 {
         let mut acc = [0.0f32; 8];
@@ -387,9 +389,9 @@ impl Screen {
 /// costs only the points it changed. Made by [`Screen::look`].
 #[derive(Clone, Debug)]
 pub struct Look<'a> {
-    screen: &'a Screen,
+    fixed: &'a Fixed,
     slots: [u8; SLOTS],
-    sums: [f32; HIDDEN],
+    sums: [i16; HIDDEN],
 }
 
 impl Look<'_> {
@@ -408,28 +410,17 @@ impl Look<'_> {
     }
 
     /// The score of the looked-at position with the rows of `swaps` (`(slot, old value, new
-    /// value)`, in slot order) swapped in: the sums in registers of AVX2 when `WIDE` (whose
-    /// callers have checked the CPU), the same bits either way.
+    /// value)`) swapped in: the sums in registers of AVX2 when `WIDE` (whose callers have
+    /// checked the CPU), the same integers either way.
     #[inline(always)]
     fn score_swapped<const WIDE: bool>(&self, swaps: impl Iterator<Item = (usize, u8, u8)>) -> f32 {
+        let rows = swaps.map(|(k, old, new)| (self.fixed.row(k, old), self.fixed.row(k, new)));
         #[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
         if WIDE {
-            let rows = swaps.map(|(k, old, new)| (self.screen.row(k, old), self.screen.row(k, new)));
             // SAFETY: only the builds for AVX2 ask for it, after checking the CPU.
-            return unsafe { x86::score_swapped(self.screen, &self.sums, rows) };
+            return unsafe { fixed::x86::score_swapped(self.fixed, &self.sums, rows) };
         }
-        self.screen.score_from_sums(&self.sums_swapped(swaps))
-    }
-
-    /// The looked-at position's hidden sums with the rows of `swaps` (as for
-    /// [`Look::score_swapped`]) swapped in, by the plain code.
-    #[inline(always)]
-    fn sums_swapped(&self, swaps: impl Iterator<Item = (usize, u8, u8)>) -> [f32; HIDDEN] {
-        let mut sums = self.sums;
-        for (k, old, new) in swaps {
-            swap_row(&mut sums, self.screen.row(k, old), self.screen.row(k, new));
-        }
-        sums
+        self.fixed.score_swapped(&self.sums, rows)
     }
 
     /// [`Look::score`] of the play that leads to `after` (a position a play from the looked-at
@@ -458,11 +449,6 @@ impl Look<'_> {
             (k < 27).then(|| (k, self.slots[k], now[k]))
         });
         self.score_swapped::<WIDE>(swaps)
-    }
-
-    /// The hidden activations of the position after `play`.
-    fn hidden(&self, play: &Play) -> [f32; HIDDEN] {
-        self.sums_swapped(self.swaps_after(play)).map(activation)
     }
 
     /// The row swaps of `play` for [`Look::score_swapped`]: `(slot, old value, new value)` of
@@ -516,75 +502,6 @@ fn activation(x: f32) -> f32 {
         x
     } else {
         1.0
-    }
-}
-
-/// `sums - old + new`, lane by lane. Kept out of line: inlined, the sums of the loop over the
-/// changed slots become 32 separate scalars, and the additions are no longer vectorised.
-#[inline(never)]
-fn swap_row(sums: &mut [f32; HIDDEN], old: &[f32; HIDDEN], new: &[f32; HIDDEN]) {
-    swap_row_body(sums, old, new)
-}
-
-#[inline(always)]
-fn swap_row_body(sums: &mut [f32; HIDDEN], old: &[f32; HIDDEN], new: &[f32; HIDDEN]) {
-    for j in 0..HIDDEN {
-        sums[j] += new[j] - old[j];
-    }
-}
-
-/// The screen's arithmetic in the registers of AVX2.
-#[cfg(all(target_arch = "x86_64", not(gammon_portable)))]
-mod x86 {
-    use super::{Screen, HIDDEN};
-    use std::arch::x86_64::{
-        _mm256_add_ps, _mm256_loadu_ps, _mm256_max_ps, _mm256_min_ps, _mm256_mul_ps, _mm256_set1_ps,
-        _mm256_setzero_ps, _mm256_storeu_ps, _mm256_sub_ps,
-    };
-
-    /// The score of hidden sums `sums` with the rows of `rows` (`(old, new)`, in order) swapped
-    /// in: [`swap_row`](super::swap_row) for each, then
-    /// [`Screen::score_from_sums`](super::Screen), the same operations in the same order, so
-    /// the same bits. The 32 sums stay in four registers throughout: the compiled loops kept
-    /// them in memory, and out of line (which they needed to be vectorised at all) paid a call
-    /// for every row.
-    ///
-    /// # Safety
-    /// The CPU must support AVX2.
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    pub(super) unsafe fn score_swapped<'a>(
-        screen: &Screen,
-        sums: &[f32; HIDDEN],
-        rows: impl Iterator<Item = (&'a [f32; HIDDEN], &'a [f32; HIDDEN])>,
-    ) -> f32 {
-        const LANES: usize = 8;
-        // SAFETY (every load and store): offsets 8q + 8 <= HIDDEN of arrays of HIDDEN floats.
-        let mut s: [_; HIDDEN / LANES] =
-            std::array::from_fn(|q| unsafe { _mm256_loadu_ps(sums.as_ptr().add(LANES * q)) });
-        for (old, new) in rows {
-            for (q, s) in s.iter_mut().enumerate() {
-                let (o, n) = unsafe {
-                    (
-                        _mm256_loadu_ps(old.as_ptr().add(LANES * q)),
-                        _mm256_loadu_ps(new.as_ptr().add(LANES * q)),
-                    )
-                };
-                *s = _mm256_add_ps(*s, _mm256_sub_ps(n, o));
-            }
-        }
-        // The clipped activation: `max(x, 0)` and `min(x, 1)` return their second operand
-        // unless the first is greater (less), as the plain code's selects do, NaN included.
-        let (zero, one) = (_mm256_setzero_ps(), _mm256_set1_ps(1.0));
-        let mut acc = _mm256_setzero_ps();
-        for (q, s) in s.iter().enumerate() {
-            let h = _mm256_min_ps(_mm256_max_ps(*s, zero), one);
-            let w = unsafe { _mm256_loadu_ps(screen.out.as_ptr().add(LANES * q)) };
-            acc = _mm256_add_ps(acc, _mm256_mul_ps(h, w));
-        }
-        let mut lanes = [0.0f32; LANES];
-        unsafe { _mm256_storeu_ps(lanes.as_mut_ptr(), acc) };
-        screen.out_bias + lanes.iter().sum::<f32>()
     }
 }
 
@@ -671,39 +588,47 @@ mod tests {
                 .sum::<f32>()
         };
         let (mut plain, mut focused) = (Screen::random(4), Screen::random(4));
-        let before = (plain.learn_roll(&p, &plays, &targets, 0.0, f32::INFINITY), error(&plain, 4));
+        let before = (plain.learn_roll(&plays, &targets, 0.0, f32::INFINITY), error(&plain, 4));
         for _ in 0..200 {
-            plain.learn_roll(&p, &plays, &targets, 0.01, f32::INFINITY);
-            focused.learn_roll(&p, &plays, &targets, 0.01, 0.02);
+            plain.learn_roll(&plays, &targets, 0.01, f32::INFINITY);
+            focused.learn_roll(&plays, &targets, 0.01, 0.02);
         }
-        let after = plain.learn_roll(&p, &plays, &targets, 0.0, f32::INFINITY);
+        let after = plain.learn_roll(&plays, &targets, 0.0, f32::INFINITY);
         assert!(after < before.0 / 4.0, "{after} vs {}", before.0);
         assert!(error(&focused, 4) < error(&plain, 4), "{} vs {}", error(&focused, 4), error(&plain, 4));
         assert!(error(&focused, 4) < before.1 / 4.0);
         // A step of size zero changes nothing, whatever the focus.
         let copy = focused.clone();
-        focused.learn_roll(&p, &plays, &targets, 0.0, 0.05);
+        focused.learn_roll(&plays, &targets, 0.0, 0.05);
         assert_eq!(focused, copy);
     }
 
     #[test]
-    fn a_plays_score_from_the_changes_matches_a_fresh_look() {
-        let screen = Screen::random(3);
-        let mut p = Position::initial();
-        let mut stream = gammon_backgammon::DiceStream::new(5, 0);
-        for _ in 0..40 {
-            for roll in gammon_backgammon::ALL_ROLLS {
-                for play in legal_plays(&p, roll) {
-                    let from_changes = screen.look(&p).score(&play);
-                    let fresh = screen.score_from_sums(&screen.look(&play.position).sums);
-                    assert!((from_changes - fresh).abs() < 1e-4, "{play:?}: {from_changes} vs {fresh}");
+    fn a_plays_score_from_the_changes_is_a_fresh_looks_to_the_bit_and_near_the_f32_screens() {
+        for screen in [&Screen::random(3), Screen::builtin(), Screen::bot()] {
+            let mut p = Position::initial();
+            let mut stream = gammon_backgammon::DiceStream::new(5, 0);
+            let (mut worst, mut squares, mut n) = (0.0f64, 0.0f64, 0);
+            for _ in 0..40 {
+                for roll in gammon_backgammon::ALL_ROLLS {
+                    for play in legal_plays(&p, roll) {
+                        let from_changes = screen.look(&p).score(&play);
+                        let fresh = screen.fixed().score(&screen.look(&play.position).sums);
+                        assert_eq!(from_changes.to_bits(), fresh.to_bits(), "{play:?}");
+                        // What the weights in f32 make of it, as they learned it.
+                        let exact = screen.output(&screen.hidden(&play.position));
+                        let error = (from_changes - exact).abs() as f64;
+                        (worst, squares, n) = (worst.max(error), squares + error * error, n + 1);
+                    }
+                }
+                let plays = legal_plays(&p, stream.roll());
+                p = plays[plays.len() / 2].position.swapped();
+                if gammon_backgammon::Backgammon.result(&p).is_some() {
+                    break;
                 }
             }
-            let plays = legal_plays(&p, stream.roll());
-            p = plays[plays.len() / 2].position.swapped();
-            if gammon_backgammon::Backgammon.result(&p).is_some() {
-                break;
-            }
+            let rms = (squares / n as f64).sqrt();
+            assert!(worst < 2e-3 && rms < 5e-4, "worst {worst}, rms {rms} over {n}");
         }
     }
 

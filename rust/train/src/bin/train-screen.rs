@@ -80,8 +80,8 @@ fn main() {
     let (mut squares, mut count) = (0.0f64, 0u64);
     for g in 0..games {
         let a = alpha * (1.0 - 0.9 * g as f32 / games as f32);
-        greedy_game(net, seed, g, |before, plays, equities| {
-            squares += screen.learn_roll(before, plays, equities, a, o.focus) as f64;
+        greedy_game(net, seed, g, |_, plays, equities| {
+            squares += screen.learn_roll(plays, equities, a, o.focus) as f64;
             count += plays.len() as u64;
         });
         if (g + 1) % 20_000 == 0 || g + 1 == games {
