@@ -45,8 +45,9 @@ def rollout(
     roll subtracted when ``variance_reduction`` is on; for speed its contact net is narrower than
     the bot's, and it judges only the 8 plays of a roll that a small screen net ranks highest,
     which plays as well as judging them all within what a 40,000-game duel can tell),
-    ``"net-wide"`` (the bot's own nets judging the 6 plays their own screen ranks highest: within
-    about a hundredth of a point a game of the bot, about 1.4 times the time of ``"net"``
+    ``"net-wide"`` (the bot's own nets judging the 6 plays their own screen ranks highest, of
+    those only the ones it scores within 0.15 of its best: within about a hundredth of a point
+    a game of the bot, about 1.4 times the time of ``"net"``
     without variance reduction), ``"net-all"`` (the bot's own nets judging every play,
     as :class:`Bot` does at 0-ply: about 2.7 times ``"net-wide"``'s time without variance
     reduction, 10 with it, which it

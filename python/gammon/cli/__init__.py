@@ -619,7 +619,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--policy",
         default=None,
         help="random, pubeval, net (default), net-wide (the bot's net judging the 6 plays "
-        "its own screen ranks highest) or net-all (the bot's net judging every play); "
+        "its own screen ranks highest, those within 0.15 of its best) or net-all (the bot's "
+        "net judging every play); "
         "for Battlegammon random, greedy or bot (default)",
     )
     roll.add_argument(

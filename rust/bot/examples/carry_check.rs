@@ -10,12 +10,12 @@ use gammon_backgammon::dice_game::{Backgammon, DiceGame};
 use gammon_backgammon::{legal_plays, Position};
 use gammon_bot::net::{screen::Screen, NeuralNet};
 use gammon_bot::policy::WIDE_HEAD;
-use gammon_bot::{BuiltinPolicy, NetPolicy, Policy, WIDE_KEEP};
+use gammon_bot::{BuiltinPolicy, NetPolicy, Policy, WIDE_SCREEN};
 use gammon_core::dice::DiceStream;
 
 /// Plays the games and prints how many choices differ.
 fn main() {
-    let fresh = NetPolicy::new(NeuralNet::builtin(), Screen::bot(), WIDE_KEEP)
+    let fresh = NetPolicy::new(NeuralNet::builtin(), Screen::bot(), WIDE_SCREEN)
         .with_head(WIDE_HEAD)
         .with_integer_head(true)
         .with_back_game_net(false);

@@ -11,7 +11,7 @@
 use gammon_backgammon::dice_game::{Backgammon, DiceGame};
 use gammon_backgammon::{legal_plays, legal_positions_into, Position};
 use gammon_bot::net::{screen::Screen, Class};
-use gammon_bot::{BuiltinPolicy, Policy, WIDE_KEEP};
+use gammon_bot::{BuiltinPolicy, Policy, WIDE_SCREEN};
 use gammon_core::dice::{Dice, DiceStream};
 use std::time::Instant;
 
@@ -57,7 +57,7 @@ fn main() {
         let start = Instant::now();
         for (p, roll) in &turns {
             legal_positions_into(p, *roll, &mut all);
-            Screen::bot().keep_best_positions(p, &all, WIDE_KEEP, &mut kept);
+            Screen::bot().keep_best_positions(p, &all, WIDE_SCREEN, &mut kept);
             judged += kept.len();
         }
         let screened = micros(start);

@@ -28,5 +28,5 @@ pub mod search;
 
 pub use gammon_core::policy::{best_play, value_after, Evaluator, EvaluatorPolicy, Policy, RandomPolicy};
 pub use gammon_core::Probabilities;
-pub use policy::{BuiltinPolicy, NetPolicy, KEEP, WIDE_KEEP};
+pub use policy::{BuiltinPolicy, NetPolicy, KEEP, WIDE_KEEP, WIDE_SCREEN};
 pub use pubeval::PubevalPolicy;

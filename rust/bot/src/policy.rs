@@ -33,7 +33,8 @@ pub enum BuiltinPolicy {
     /// time a game, 15 with variance reduction on both (docs/rollouts.md, docs/performance.md).
     NetAll,
     /// The bot's nets judging the [`WIDE_KEEP`] plays of each roll that the bot's screen
-    /// ([`Screen::bot`]) ranks highest, the head of their contact net only those [`WIDE_HEAD`]
+    /// ([`Screen::bot`]) ranks highest, of those only the ones it scores within 0.15 of its best
+    /// ([`WIDE_SCREEN`]), the head of their contact net only those [`WIDE_HEAD`]
     /// keeps, in integers
     /// ([`Prepared::with_integer_head`]), and back games by the contact net like other contact
     /// positions (the bot has a net of their own for them, [`NeuralNet::back_game`], judged
@@ -56,6 +57,12 @@ pub const WIDE_HEAD: Keep = Keep { most: HEAD_KEEP, margin: 0.06 };
 /// with the best plays of a roll weighted most, keeps their best play among its best 6 about as
 /// often as the rollouts' screen does among its best 8 (docs/training.md).
 pub const WIDE_KEEP: usize = 6;
+
+/// The plays of a roll [`BuiltinPolicy::NetWide`] judges with the bot's nets: the [`WIDE_KEEP`]
+/// the bot's screen ranks highest, less those it scores more than 0.15 below its best. The
+/// margin leaves out about a ninth of them, 3% of a contact turn's time, for about 0.0003 a game
+/// (docs/strength.md).
+pub const WIDE_SCREEN: Keep = Keep { most: WIDE_KEEP, margin: 0.15 };
 
 impl BuiltinPolicy {
     /// `"random"`, `"pubeval"`, `"net"` (the default everywhere a policy is asked for),
@@ -100,11 +107,17 @@ impl BuiltinPolicy {
         // `net-wide` trades exactness for time: its head judges in integers, and its back games
         // go to the contact net, ranked for the head like the other candidates.
         let (net, screen, keep, head, approximate) = match self {
-            BuiltinPolicy::Net => (NeuralNet::fast(), Screen::builtin(), KEEP, Keep::from(HEAD_KEEP), false),
-            BuiltinPolicy::NetWide => (NeuralNet::builtin(), Screen::bot(), WIDE_KEEP, WIDE_HEAD, true),
-            BuiltinPolicy::NetAll => {
-                (NeuralNet::builtin(), Screen::builtin(), usize::MAX, Keep::from(HEAD_KEEP), false)
+            BuiltinPolicy::Net => {
+                (NeuralNet::fast(), Screen::builtin(), Keep::from(KEEP), Keep::from(HEAD_KEEP), false)
             }
+            BuiltinPolicy::NetWide => (NeuralNet::builtin(), Screen::bot(), WIDE_SCREEN, WIDE_HEAD, true),
+            BuiltinPolicy::NetAll => (
+                NeuralNet::builtin(),
+                Screen::builtin(),
+                Keep::from(usize::MAX),
+                Keep::from(HEAD_KEEP),
+                false,
+            ),
             _ => return None,
         };
         Some(
@@ -563,7 +576,7 @@ mod tests {
                 assert_eq!(screened, net.best_of_screened(screen, KEEP, &p, &plays).0);
                 let mut wide_net =
                     NeuralNet::builtin().prepare(&p).with_head(WIDE_HEAD).with_integer_head(true);
-                assert_eq!(wide, wide_net.best_of_screened(Screen::bot(), WIDE_KEEP, &plays).0);
+                assert_eq!(wide, wide_net.best_of_screened(Screen::bot(), WIDE_SCREEN, &plays).0);
                 assert_eq!(all, bot.best_index(&p, &plays));
             }
             let plays = legal_plays(&p, stream.roll());
