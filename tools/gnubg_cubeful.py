@@ -13,7 +13,8 @@ centred 1-cube. Same trials, same thread count, quasi-random dice, no
 variance reduction and no truncation on both sides:
 
 * ours: `gammon.rollout(position, context=..., policy="net", ply=0)`: the
-  rollout net at 0-ply plays the checkers (cubeless choices), the bot's 0-ply
+  rollout net at 0-ply plays the checkers (cubeless choices; `--policy net-wide`
+  has the bot's nets play them, as strong as gnubg's 0-ply), the bot's 0-ply
   cube decisions turn the cube; a trial stops at a pass, as gnubg's do. Timed
   by the rollouts' own clock, after one rollout that builds the bear-off
   database (our start-up);
@@ -33,7 +34,7 @@ cubeful chequer play and cube model), so some rows are expected outside.
 
 Usage (from the repository root, with the package installed):
     python3 tools/gnubg_cubeful.py [--trials 1296] [--threads 2] [--seed 1] [--limit N]
-        [--python DIR] [--ours-only]
+        [--policy net] [--python DIR] [--ours-only]
 """
 
 from __future__ import annotations
@@ -159,6 +160,7 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--limit", type=int, default=None, help="only the first N positions")
+    parser.add_argument("--policy", default="net", help="our rollouts' policy (default net; or net-wide)")
     parser.add_argument(
         "--python",
         default=os.path.join(ROOT, "python"),
@@ -185,7 +187,8 @@ def main() -> int:
     # The machine may be shared: the load average says how much the figures below can be trusted.
     load = os.getloadavg()[0]
     print(
-        f"{len(ids)} positions, {args.trials} trials, {args.threads} threads, seed {args.seed}, load {load:.1f}"
+        f"{len(ids)} positions, {args.trials} trials, {args.threads} threads, seed {args.seed}, "
+        f"policy {args.policy}, load {load:.1f}"
     )
     print()
     print("| context | position | kind | ours cubeful | gnubg cubeful | difference | within 3 s.e. |")
@@ -207,6 +210,7 @@ def main() -> int:
                 threads=args.threads,
                 variance_reduction=False,
                 context=ctx,
+                policy=args.policy,
             )
             ours_seconds += r.seconds
             mine.append(r)
