@@ -34,7 +34,7 @@ cubeful chequer play and cube model), so some rows are expected outside.
 
 Usage (from the repository root, with the package installed):
     python3 tools/gnubg_cubeful.py [--trials 1296] [--threads 2] [--seed 1] [--limit N]
-        [--policy net] [--python DIR] [--ours-only]
+        [--policy net] [--kind contact|race] [--python DIR] [--ours-only]
 """
 
 from __future__ import annotations
@@ -161,6 +161,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--limit", type=int, default=None, help="only the first N positions")
     parser.add_argument("--policy", default="net", help="our rollouts' policy (default net; or net-wide)")
+    parser.add_argument("--kind", choices=["contact", "race"], help="only the positions of this kind")
     parser.add_argument(
         "--python",
         default=os.path.join(ROOT, "python"),
@@ -182,7 +183,7 @@ def main() -> int:
     rows = [
         line.split(",") for line in open(FIXTURE) if line.strip() and not line.startswith(("#", "position"))
     ]
-    positions = [(p.strip(), k.strip()) for p, k in rows][: args.limit]
+    positions = [(p.strip(), k.strip()) for p, k in rows if args.kind in (None, k.strip())][: args.limit]
     ids = [p for p, _ in positions]
     # The machine may be shared: the load average says how much the figures below can be trusted.
     load = os.getloadavg()[0]
