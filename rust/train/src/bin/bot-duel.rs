@@ -182,6 +182,12 @@ fn main() {
     let bot = Bot::with_net(net, o.ply).expect("PLY must be 0, 1 or 2");
     let screen_file = o.screen.as_deref().map(|path| read_screen(path, "--screen"));
     let screen = screen_file.as_ref().unwrap_or_else(|| Screen::builtin());
+    // The bot's nets on the `keep` plays `screen` ranks highest, as the options configure them.
+    let configured = |keep: usize| {
+        NetPolicy::new(NeuralNet::builtin(), screen, Keep::from(keep).within(o.screen_margin))
+            .with_head(Keep::from(o.head).within(o.head_margin))
+            .with_integer_head(o.integer_head)
+    };
     let t = Instant::now();
     let result = match o.opponent {
         Opponent::Timing => return timing(net, o.ply),
@@ -189,25 +195,14 @@ fn main() {
         Opponent::Random => backgammon_duel(&bot, &RandomPolicy, pairs, seed),
         Opponent::Net => backgammon_duel(&bot, &Bot::new(0).expect("ply 0"), pairs, seed),
         Opponent::Screened => match o.keep {
-            Some(keep) => backgammon_duel(
-                &bot,
-                &NetPolicy::new(NeuralNet::builtin(), screen, Keep::from(keep).within(o.screen_margin))
-                    .with_head(Keep::from(o.head).within(o.head_margin))
-                    .with_integer_head(o.integer_head),
-                pairs,
-                seed,
-            ),
+            Some(keep) => backgammon_duel(&bot, &configured(keep), pairs, seed),
             None => backgammon_duel(&bot, &BuiltinPolicy::Net, pairs, seed),
         },
         Opponent::AllReplies => backgammon_duel(&bot, &bot.with_reply_screen(0), pairs, seed),
         Opponent::Head => {
             let keep = o.keep.unwrap_or(KEEP);
             let policy = NetPolicy::new(NeuralNet::builtin(), Screen::builtin(), keep);
-            let narrower =
-                NetPolicy::new(NeuralNet::builtin(), screen, Keep::from(keep).within(o.screen_margin))
-                    .with_head(Keep::from(o.head).within(o.head_margin))
-                    .with_integer_head(o.integer_head);
-            backgammon_duel(&narrower, &policy, pairs, seed)
+            backgammon_duel(&configured(keep), &policy, pairs, seed)
         }
         Opponent::Margin => {
             let within =
