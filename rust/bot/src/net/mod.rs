@@ -797,10 +797,12 @@ impl Prepared<'_> {
 
     /// Every candidate judged by the whole net; where the contact net has a head, the contact
     /// candidates' hidden activations are kept and the head judges them two at a time
-    /// ([`Ranking::judge_all`]), the same values to the bit.
+    /// ([`Ranking::judge_all`]), the same values to the bit. A lone candidate skips that
+    /// bookkeeping, unless the head judges in integers: a forced play valued for a cube decision
+    /// then costs a quarter less, and is judged as a choice among several would judge it.
     #[inline(always)]
     fn evaluate<C: Candidate>(&mut self, candidates: &[C], out: &mut Vec<Probabilities>) {
-        if candidates.len() < 2 || self.net.contact.head.is_none() {
+        if (candidates.len() < 2 && self.integer.is_none()) || self.net.contact.head.is_none() {
             return self.evaluate_or_rank(candidates, out, None);
         }
         RANKING.with_borrow_mut(|ranking| self.evaluate_or_rank(candidates, out, Some((ranking, None))))

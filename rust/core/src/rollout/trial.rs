@@ -164,10 +164,13 @@ impl<G: DiceGame> Worker<G> {
                 _ => (stream.roll(), None),
             };
             let step = match (&setup.early, early) {
-                (Some(steps), Some(k)) => {
-                    *steps[k].get_or_init(|| self.step(setup, &position, dice, ply, &mut stream))
+                // Trials whose cube lines differ share these steps: each is valued for all.
+                (Some(steps), Some(k)) => *steps[k]
+                    .get_or_init(|| self.step(setup, &position, dice, ply, setup.cube.is_some(), &mut stream)),
+                _ => {
+                    let valued = setup.cube.is_some_and(|(cube, _)| next_may_double(cube, &lines));
+                    self.step(setup, &position, dice, ply, valued, &mut stream)
                 }
-                _ => self.step(setup, &position, dice, ply, &mut stream),
             };
             if early.is_some() {
                 // The first two plies' steps may have been made on another thread (or, for a
@@ -213,13 +216,15 @@ impl<G: DiceGame> Worker<G> {
         Some(TrialValues { plain, reduced })
     }
 
-    /// Plays `dice` from `position` at ply `ply` of a trial.
+    /// Plays `dice` from `position` at ply `ply` of a trial, with the value of the position
+    /// after it if `valued` (for the next cube decision) and the policy computes it.
     fn step<P: Policy<G>, C: RolloutCube<G::Position>>(
         &mut self,
         setup: &Setup<'_, G, P, C>,
         position: &G::Position,
         dice: Dice,
         ply: u32,
+        valued: bool,
         stream: &mut DiceStream,
     ) -> Step<G> {
         let game = setup.game;
@@ -233,8 +238,6 @@ impl<G: DiceGame> Worker<G> {
                 return Step { after: game.after(&self.plays[best]), luck, value: Some(value.flipped()) };
             }
         }
-        // Only a cube decision uses the value: a cubeless rollout asks for none.
-        let valued = setup.cube.is_some();
         if let Some((after, value)) = setup.policy.choose_after(game, position, dice, valued, stream) {
             return Step { after, luck, value: value.map(|v| v.flipped()) };
         }
@@ -278,4 +281,11 @@ impl<G: DiceGame> Worker<G> {
         }
         (Probabilities::from_array(std::array::from_fn(|i| thrown.0[i] - mean[i])), thrown.1, thrown.2)
     }
+}
+
+/// Whether the next player on roll may double in some line still going on after this turn (the
+/// lines' states seen from the player on roll now): only then is the value of the position after
+/// this turn's play used, by that player's cube decision. A cubeless rollout asks for no values.
+fn next_may_double<P, C: RolloutCube<P>>(cube: &C, lines: &Lines<C::State>) -> bool {
+    lines.iter().flatten().any(|l| l.ended.is_none() && cube.may_double(&cube.swapped(&l.state)))
 }
