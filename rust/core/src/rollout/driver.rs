@@ -187,6 +187,7 @@ where
         quasi_random: options.quasi_random,
         cancel: options.cancel.as_deref(),
         early: policy.deterministic().then(early_plies),
+        start_value: std::sync::OnceLock::new(),
         cube: match cube {
             Some((_, CubeLines::Decision)) if opening => {
                 return Err(Error::IllegalAction(

@@ -27,6 +27,9 @@ pub(crate) struct Setup<'a, G: DiceGame, P, C: RolloutCube<G::Position>> {
     /// The steps of the first two plies, made once for every trial that meets them (see
     /// [`early_plies`]); `None` when the policy's choices are not [`Policy::deterministic`].
     pub early: Option<Vec<OnceLock<Step<G>>>>,
+    /// The evaluator's view of `start`, made once for the trials that stop there (the first
+    /// cube decision a pass).
+    pub start_value: OnceLock<Probabilities>,
     /// The cube rules and player of a cubeful rollout, with the starting state of each cube
     /// line (one, or two for a cube-decision rollout, whose first line does not double at
     /// once); `None` for a cubeless rollout.
@@ -153,7 +156,10 @@ impl<G: DiceGame> Worker<G> {
                     // where there is one). Without an evaluator the game goes on to its end.
                     if lines.iter().flatten().all(|l| l.ended.is_some()) {
                         if let Some(evaluator) = setup.evaluator {
-                            break known.unwrap_or_else(|| evaluator.evaluate(&position));
+                            break known.unwrap_or_else(|| match ply {
+                                0 => *setup.start_value.get_or_init(|| evaluator.evaluate(&position)),
+                                _ => evaluator.evaluate(&position),
+                            });
                         }
                     }
                 }
