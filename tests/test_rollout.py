@@ -86,16 +86,18 @@ def test_the_net_judging_every_play_is_a_policy_of_its_own():
         rollout(p, trials=36, policy="net-some")
 
 
-def test_the_bots_net_on_the_screens_best_plays_is_a_policy_of_its_own():
+def test_the_narrower_net_is_a_policy_of_its_own():
     p = "4HPwATDgc/ABMA"
-    runs = [rollout(p, trials=72, seed=2, threads=t, policy="net-wide") for t in (1, 2)]
+    runs = [rollout(p, trials=72, seed=2, threads=t, policy="net-fast") for t in (1, 2)]
     assert runs[0].equity == runs[1].equity and runs[0].std_error == runs[1].std_error
-    assert "net-wide" in runs[0].setup
-    # Its own games: neither the narrower net's nor those of the bot judging every play.
+    assert "net-fast" in runs[0].setup
+    # Its own games: neither the default's (the bot's nets on their screen's best plays) nor
+    # those of the bot judging every play.
     others = [rollout(p, trials=72, seed=2, policy=name) for name in ("net", "net-all")]
     assert all(o.equity != runs[0].equity for o in others)
-    with pytest.raises(GammonError, match="net-wide"):
-        rollout(p, trials=36, policy="net-narrow")
+    assert rollout(p, trials=72, seed=2).equity == others[0].equity  # "net" is the default
+    with pytest.raises(GammonError, match="net-fast"):
+        rollout(p, trials=36, policy="net-wide")
 
 
 def test_opening_is_even_with_the_same_policy_on_both_sides():
@@ -170,7 +172,7 @@ def test_positions_in_any_notation():
         rollout(42)  # type: ignore[arg-type]
 
 
-POLICIES = ("random", "pubeval", "net", "net-wide", "net-all")
+POLICIES = ("random", "pubeval", "net", "net-fast", "net-all")
 
 
 @pytest.mark.parametrize("position_id", ["4HPwATDgc/ABMA", "zGbiIQgxH/AAWA", "+hkAAPwGCAj4AA"])

@@ -13,8 +13,8 @@ centred 1-cube. Same trials, same thread count, quasi-random dice, no
 variance reduction and no truncation on both sides:
 
 * ours: `gammon.rollout(position, context=..., policy="net", ply=0)`: the
-  rollout net at 0-ply plays the checkers (cubeless choices; `--policy net-wide`
-  has the bot's nets play them, as strong as gnubg's 0-ply), the bot's 0-ply
+  bot's nets at 0-ply play the checkers, as strong as gnubg's 0-ply (cubeless
+  choices; `--policy net-fast` has the narrower rollout net play them), the bot's 0-ply
   cube decisions turn the cube; a trial stops at a pass, as gnubg's do. Timed
   by the rollouts' own clock, after one rollout that builds the bear-off
   database (our start-up);
@@ -160,7 +160,7 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--limit", type=int, default=None, help="only the first N positions")
-    parser.add_argument("--policy", default="net", help="our rollouts' policy (default net; or net-wide)")
+    parser.add_argument("--policy", default="net", help="our rollouts' policy (default net; or net-fast)")
     parser.add_argument("--kind", choices=["contact", "race"], help="only the positions of this kind")
     parser.add_argument(
         "--python",

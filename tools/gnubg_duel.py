@@ -16,7 +16,7 @@ in the games won, or in the gammons.
 class to gnubg's net: how much the side would gain if it played those positions as well as gnubg
 does, which says where the bot's 0-ply play falls short.
 
-``--policy NAME`` seats one of the rollouts' policies (``net``, ``net-wide``, ``net-all``, as
+``--policy NAME`` seats one of the rollouts' policies (``net``, ``net-fast``, ``net-all``, as
 ``gammon.policy_play`` plays them) instead of gammon's bot: how strong the players of a rollout are
 against gnubg's 0-ply, directly rather than through a duel with the bot.
 
@@ -119,7 +119,7 @@ def main() -> None:
     parser.add_argument("--opponent", choices=["gnubg", "pubeval"], default="gnubg")
     parser.add_argument("--gnubg-class", choices=sorted(CLASSES.values()))
     parser.add_argument("--gnubg-ply", type=int, default=0, choices=range(3))
-    parser.add_argument("--policy", choices=["net", "net-wide", "net-all"])
+    parser.add_argument("--policy", choices=["net", "net-fast", "net-all"])
     args = parser.parse_args()
     if args.side == args.opponent:
         parser.error("--side and --opponent must differ")

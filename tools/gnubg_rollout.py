@@ -33,9 +33,10 @@ and the databases) is the rollout's time.
 Ours: `cargo bench -p gammon-bot --bench rollout` with the same number of
 trials (ROLLOUT_BENCH_TRIALS, and ROLLOUT_BENCH_ALL_TRIALS=1 so that the net
 rows play all of them too), whose rows at the same thread count give the
-ratios. The "net" row is the like-for-like one for the default policy: our
-neural net at 0-ply, no variance reduction; "net-wide" plays the bot's nets on
-the plays its screen ranks highest, as strong as gnubg's 0-ply; the pubeval and
+ratios. The "net" row is the like-for-like one for the default policy: the
+bot's nets at 0-ply on the plays their screen ranks highest, as strong as
+gnubg's 0-ply, no variance reduction; "net-fast" plays the narrower rollout
+net, faster and weaker; the pubeval and
 random rows show the cheaper policies. With `--varredn` both sides reduce
 variance and the "net-vr" row is compared: gnubg judges the best play of all
 21 rolls at every turn, ours predicts each roll's value with its luck net,
@@ -124,7 +125,7 @@ def ours(args):
     # Every row plays as many games as gnubg did (the bench alone gives the net rows a quarter):
     # the same trials, so that the fixed costs of a run (starting the threads, the batches'
     # last games) weigh alike on both sides.
-    rows = "net-vr" if args.varredn else "random,pubeval,net,net-wide,net-all"
+    rows = "net-vr" if args.varredn else "random,pubeval,net,net-fast,net-all"
     env = dict(
         os.environ,
         ROLLOUT_BENCH_TRIALS=str(args.trials),
@@ -140,7 +141,7 @@ def ours(args):
         check=True,
     ).stdout.decode()
     rates = {}
-    rows = ("random", "pubeval", "net", "net-wide", "net-all", "net-vr")
+    rows = ("random", "pubeval", "net", "net-fast", "net-all", "net-vr")
     for line in out.splitlines():
         cols = line.split()
         if len(cols) >= 3 and cols[0] in rows and cols[1].isdigit():
@@ -183,7 +184,7 @@ def main():
     if not args.no_ours:
         out, rates = ours(args)
         print(out.rstrip())
-        for policy in ("net-vr",) if args.varredn else ("net", "net-wide", "net-all", "pubeval", "random"):
+        for policy in ("net-vr",) if args.varredn else ("net", "net-fast", "net-all", "pubeval", "random"):
             rate = rates.get((policy, args.threads))
             if rate:
                 ratio = rate / gnubg_rate

@@ -4,7 +4,7 @@ reduction, on one thread, in one run (so that the ratios compare like with like)
 
     python tools/rollout_policies.py [--rounds 2] [--trials 1296]
 
-Each policy gets ``--trials`` games of the starting position (``net`` twice as many, ``net-all``
+Each policy gets ``--trials`` games of the starting position (``net-fast`` twice as many, ``net-all``
 half), seed 1, in alternating rounds; the CPU time is the process's, so that other work on the
 machine shows less in the figures.
 """
@@ -28,9 +28,9 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=1296)
     args = parser.parse_args()
     # The nets and databases load on first use, before any clock starts.
-    for policy in ("net", "net-wide"):
+    for policy in ("net", "net-fast"):
         rollout("initial", trials=36, policy=policy)
-    shares = (("net", 2.0), ("net-wide", 1.0), ("net-all", 0.5))
+    shares = (("net-fast", 2.0), ("net", 1.0), ("net-all", 0.5))
     for _ in range(args.rounds):
         for policy, share in shares:
             trials = int(args.trials * share)

@@ -41,16 +41,14 @@ def rollout(
     :func:`merge_rollouts`-ed into exactly one run. ``trials`` is at most 2**30 in one call (split a
     larger job with ``first_trial``; trials end at 2**60), ``threads`` at most 4 per core (and at
     least 256 are allowed); an int out of range raises ``gammon.GammonError`` naming the argument.
-    ``policy`` is ``"net"`` (the default: the built-in rollout net at 0-ply, with the luck of each
-    roll subtracted when ``variance_reduction`` is on; for speed its contact net is narrower than
-    the bot's, and it judges only the 8 plays of a roll that a small screen net ranks highest,
-    which plays as well as judging them all within what a 40,000-game duel can tell),
-    ``"net-wide"`` (the bot's own nets judging the 6 plays their own screen ranks highest, of
-    those only the ones it scores within 0.15 of its best: within about a hundredth of a point
-    a game of the bot, about 1.4 times the time of ``"net"``
-    without variance reduction), ``"net-all"`` (the bot's own nets judging every play,
-    as :class:`Bot` does at 0-ply: about 2.7 times ``"net-wide"``'s time without variance
-    reduction, 10 with it, which it
+    ``policy`` is ``"net"`` (the default: the bot's own nets at 0-ply judging the 6 plays their
+    screen ranks highest, of those only the ones it scores within 0.15 of its best: as strong as
+    GNU Backgammon's 0-ply and within about a hundredth of a point a game of the bot; with
+    ``variance_reduction`` on, the luck of each roll is predicted by a small luck net and
+    subtracted), ``"net-fast"`` (a narrower net judging the 8 plays its own screen ranks highest:
+    about 0.6 of ``"net"``'s time a game, and about 0.08 of a point a game weaker),
+    ``"net-all"`` (the bot's own nets judging every play, as :class:`Bot` does at 0-ply: about
+    2.7 times ``"net"``'s time without variance reduction, 10 with it, which it
     measures with the bot's own net), ``"pubeval"`` (Tesauro's linear evaluator: weaker,
     far faster, no variance reduction) or ``"random"``. ``max_std_error`` stops early once the
     equity's standard error (the cubeful one with a ``context``) is below it. ``progress`` is

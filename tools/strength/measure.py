@@ -220,7 +220,7 @@ def cube(plies: list[int], limit: int | None, rollouts: Sequence[str] = ()) -> N
 
 def net_v4(position: Position) -> list[float]:
     """The rollouts' net (net-v4) on a position: a rollout truncated at once is its evaluation."""
-    r = rollout(position, trials=1, truncate=0, policy="net", threads=1, variance_reduction=False)
+    r = rollout(position, trials=1, truncate=0, policy="net-fast", threads=1, variance_reduction=False)
     return [r.win, r.win_gammon, r.win_backgammon, r.lose_gammon, r.lose_backgammon, r.equity]
 
 

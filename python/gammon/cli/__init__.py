@@ -618,9 +618,9 @@ def build_parser() -> argparse.ArgumentParser:
     roll.add_argument(
         "--policy",
         default=None,
-        help="random, pubeval, net (default), net-wide (the bot's net judging the 6 plays "
-        "its own screen ranks highest, those within 0.15 of its best) or net-all (the bot's "
-        "net judging every play); "
+        help="random, pubeval, net (default: the bot's net judging the plays its screen ranks "
+        "highest), net-fast (a narrower net: faster, weaker) or net-all (the bot's net judging "
+        "every play); "
         "for Battlegammon random, greedy or bot (default)",
     )
     roll.add_argument(

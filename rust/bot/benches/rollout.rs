@@ -1,7 +1,7 @@
 //! Rollout speed: games per second of the opening position for each built-in policy at 1 and 2
 //! threads (the net without variance reduction, then with it), and the standard errors. Run with `cargo bench -p gammon-bot --bench rollout`;
 //! `ROLLOUT_BENCH_TRIALS=N` changes the number of games per measurement (default 20736);
-//! `ROLLOUT_BENCH_ROWS=net,net-wide` runs only the rows named; `ROLLOUT_BENCH_ALL_TRIALS=1` gives
+//! `ROLLOUT_BENCH_ROWS=net,net-fast` runs only the rows named; `ROLLOUT_BENCH_ALL_TRIALS=1` gives
 //! the net rows every game too, where they otherwise play a quarter of them.
 
 use gammon_backgammon::Backgammon;
@@ -56,14 +56,16 @@ fn main() {
     let table = [
         ("random", BuiltinPolicy::Random, true, 1),
         ("pubeval", BuiltinPolicy::Pubeval, true, 1),
+        // The default: the bot's nets judging the plays the bot's screen ranks highest.
         ("net", BuiltinPolicy::Net, false, 4),
+        // The rollouts' narrower nets judging the plays their own screen ranks highest.
+        ("net-fast", BuiltinPolicy::NetFast, false, 4),
         // The bot's wider nets judging every play (the bot at 0-ply).
         ("net-all", BuiltinPolicy::NetAll, false, 4),
-        // The bot's nets judging the plays the screen ranks highest, as `net` does with its own.
-        ("net-wide", BuiltinPolicy::NetWide, false, 4),
         // Variance reduction asks the luck net for the value of each of the 21 rolls at every
-        // turn (`gammon_bot::rollout::luck`), about two thirds of a turn's time more.
+        // turn (`gammon_bot::rollout::luck`).
         ("net-vr", BuiltinPolicy::Net, true, 4),
+        ("net-fast-vr", BuiltinPolicy::NetFast, true, 4),
     ];
     for (row, policy, variance_reduction, share) in table {
         if wanted(row) {

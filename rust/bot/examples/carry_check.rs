@@ -1,4 +1,4 @@
-//! How often `net-wide`'s carried hidden sums change a choice: 4,000 games of `net-wide` on fixed
+//! How often `net`'s carried hidden sums change a choice: 4,000 games of `net` on fixed
 //! dice, each choice among two or more plays also made by the same policy summing afresh (the
 //! carried sums equal the fresh ones up to rounding, so only near-exact ties can differ).
 //!
@@ -24,11 +24,11 @@ fn main() {
         let mut dice = DiceStream::new(77, g);
         let mut s = DiceStream::new(78, g);
         let mut p = Position::initial();
-        BuiltinPolicy::NetWide.forget_history();
+        BuiltinPolicy::Net.forget_history();
         while Backgammon.result(&p).is_none() {
             let roll = dice.roll();
             let plays = legal_plays(&p, roll);
-            let a = BuiltinPolicy::NetWide.choose(&Backgammon, &p, roll, &plays, &mut s);
+            let a = BuiltinPolicy::Net.choose(&Backgammon, &p, roll, &plays, &mut s);
             if plays.len() > 1 {
                 let b = fresh.choose(&Backgammon, &p, roll, &plays, &mut s);
                 choices += 1;

@@ -1,5 +1,5 @@
 //! How many contact candidates the head of the bot's contact net must judge, and what judging
-//! fewer costs: over the contact choices of `net-wide` games (pairs of games on mirrored dice,
+//! fewer costs: over the contact choices of `net` games (pairs of games on mirrored dice,
 //! seed 3), each choice's 8 screened plays valued by the first layer alone and by the whole net,
 //! then, for each way of keeping candidates for the head (at most `most` of those the first
 //! layer ranks highest, within `margin` of its best), the mean number the head judges (one at
@@ -24,7 +24,7 @@ type Choice = (Vec<f64>, Vec<f64>);
 
 static CHOICES: Mutex<Vec<Choice>> = Mutex::new(Vec::new());
 
-/// `net-wide`, recording every choice with two or more screened plays where the head changes a
+/// `net`, recording every choice with two or more screened plays where the head changes a
 /// value (a contact choice).
 struct Recorder {
     first_layer: NeuralNet,
@@ -53,7 +53,7 @@ impl Policy<Backgammon> for Recorder {
                 CHOICES.lock().unwrap().push((first, whole));
             }
         }
-        BuiltinPolicy::NetWide.choose(game, p, dice, plays, s)
+        BuiltinPolicy::Net.choose(game, p, dice, plays, s)
     }
 
     fn deterministic(&self) -> bool {
@@ -61,11 +61,11 @@ impl Policy<Backgammon> for Recorder {
     }
 
     fn forget_history(&self) {
-        BuiltinPolicy::NetWide.forget_history()
+        BuiltinPolicy::Net.forget_history()
     }
 
     fn name(&self) -> &str {
-        "net-wide, recording"
+        "net, recording"
     }
 }
 
@@ -78,7 +78,7 @@ fn main() {
     let pairs: u32 = std::env::args().nth(1).map_or(300, |a| a.parse().expect("PAIRS is a number"));
     let mut first_layer = NeuralNet::builtin().clone();
     first_layer.contact.head = None;
-    backgammon_duel(&Recorder { first_layer }, &BuiltinPolicy::NetWide, pairs, 3);
+    backgammon_duel(&Recorder { first_layer }, &BuiltinPolicy::Net, pairs, 3);
     let choices = CHOICES.lock().unwrap();
     let n = choices.len() as f64;
     println!("{} contact choices among 2 or more screened plays ({pairs} pairs of games)", choices.len());

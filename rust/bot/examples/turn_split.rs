@@ -1,4 +1,4 @@
-//! Where a contact turn of `net-wide` goes: the rolls of 3,000 `net-wide` games on fixed dice
+//! Where a contact turn of `net` goes: the rolls of 3,000 `net` games on fixed dice
 //! whose position before the roll is a contact one, timed three ways (three rounds each): the
 //! legal positions alone, those and the screen's choice of the plays to judge, and the whole
 //! choice (`Policy::choose_after`, as rollouts make it, sums carried as they carry them). Times
@@ -28,7 +28,7 @@ fn play(policy: &BuiltinPolicy, p: &Position, roll: Dice, stream: &mut DiceStrea
 }
 
 fn main() {
-    let policy = BuiltinPolicy::NetWide;
+    let policy = BuiltinPolicy::Net;
     let mut turns: Vec<(Position, Dice)> = Vec::new();
     for g in 0..3000u64 {
         let (mut dice, mut stream) = (DiceStream::new(77, g), DiceStream::new(78, g));

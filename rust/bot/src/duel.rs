@@ -43,8 +43,8 @@ mod tests {
 
     #[test]
     fn duels_are_reproducible_and_mirrored() {
-        let a = backgammon_duel(&BuiltinPolicy::Net, &RandomPolicy, 30, 5);
-        let b = backgammon_duel(&BuiltinPolicy::Net, &RandomPolicy, 30, 5);
+        let a = backgammon_duel(&BuiltinPolicy::NetFast, &RandomPolicy, 30, 5);
+        let b = backgammon_duel(&BuiltinPolicy::NetFast, &RandomPolicy, 30, 5);
         assert_eq!(a, b);
         assert!(a.points_per_game() > 1.0);
         // A policy against itself on mirrored dice: every pair cancels exactly.

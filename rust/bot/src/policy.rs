@@ -24,41 +24,44 @@ pub enum BuiltinPolicy {
     Random,
     /// [`PubevalPolicy`], Tesauro's linear evaluator.
     Pubeval,
-    /// The rollouts' narrower nets ([`NeuralNet::fast`]) at 0-ply, judging the [`KEEP`] plays
-    /// of each roll that the screen ranks highest ([`NeuralNet::best_of_screened`]); they also
-    /// lend their evaluator to truncation and variance reduction.
+    /// The rollouts' default, as strong as GNU Backgammon's 0-ply in about a tenth of its
+    /// rollout time: the bot's nets judging the [`WIDE_KEEP`] plays of each roll that the bot's
+    /// screen ([`Screen::bot`]) ranks highest, of those only the ones it scores within 0.15 of
+    /// its best ([`WIDE_SCREEN`]), the head of their contact net only those [`WIDE_HEAD`]
+    /// keeps, in integers ([`Prepared::with_integer_head`]), and back games by the contact net
+    /// like other contact positions (the bot has a net of their own for them,
+    /// [`NeuralNet::back_game`], judged whole, which would cost this policy several percent
+    /// more time): within about a hundredth of a point a game of the bot. Its variance reduction
+    /// measures the luck of each roll with `NetFast`'s luck net (docs/rollouts.md,
+    /// docs/performance.md, docs/strength.md).
     Net,
+    /// The rollouts' narrower nets ([`NeuralNet::fast`]) at 0-ply, judging the [`KEEP`] plays
+    /// of each roll that the screen ranks highest ([`NeuralNet::best_of_screened`]): about 0.6
+    /// of `Net`'s time a game and 0.08 of a point a game weaker. They lend their evaluator to
+    /// truncation and variance reduction.
+    NetFast,
     /// The bot's nets ([`NeuralNet::builtin`]) judging every play of each roll (the bot at
-    /// 0-ply), for rollouts that must follow the bot's choices exactly: about 4 times `Net`'s
-    /// time a game, 15 with variance reduction on both (docs/rollouts.md, docs/performance.md).
+    /// 0-ply), for rollouts that must follow the bot's choices exactly: about 4 times
+    /// `NetFast`'s time a game, 15 with variance reduction on both (docs/rollouts.md,
+    /// docs/performance.md).
     NetAll,
-    /// The bot's nets judging the [`WIDE_KEEP`] plays of each roll that the bot's screen
-    /// ([`Screen::bot`]) ranks highest, of those only the ones it scores within 0.15 of its best
-    /// ([`WIDE_SCREEN`]), the head of their contact net only those [`WIDE_HEAD`]
-    /// keeps, in integers
-    /// ([`Prepared::with_integer_head`]), and back games by the contact net like other contact
-    /// positions (the bot has a net of their own for them, [`NeuralNet::back_game`], judged
-    /// whole, which would cost this policy several percent more time): within about a hundredth
-    /// of a point a game of the bot, in about 1.4 times `Net`'s time a game without variance
-    /// reduction (docs/performance.md).
-    NetWide,
 }
 
 /// The contact candidates of a roll whose value the head of the bot's contact net gives in
-/// [`BuiltinPolicy::NetWide`], of those its first layer ranks highest
+/// [`BuiltinPolicy::Net`], of those its first layer ranks highest
 /// ([`Prepared::with_head`](super::net::Prepared::with_head)): the best [`HEAD_KEEP`] only
 /// within 0.06 of the first layer's best. The head then judges about 2.4 candidates a choice
 /// rather than 3.9, and a rollout game takes about 17% fewer instructions, for no loss that a
 /// 100,000-game duel can see (docs/strength.md).
 pub const WIDE_HEAD: Keep = Keep { most: HEAD_KEEP, margin: 0.06 };
 
-/// How many plays of a roll [`BuiltinPolicy::NetWide`] judges with the bot's nets, those the
+/// How many plays of a roll [`BuiltinPolicy::Net`] judges with the bot's nets, those the
 /// bot's screen ([`Screen::bot`]) ranks highest. That screen, trained on the bot's nets' play
 /// with the best plays of a roll weighted most, keeps their best play among its best 6 about as
 /// often as the rollouts' screen does among its best 8 (docs/training.md).
 pub const WIDE_KEEP: usize = 6;
 
-/// The plays of a roll [`BuiltinPolicy::NetWide`] judges with the bot's nets: the [`WIDE_KEEP`]
+/// The plays of a roll [`BuiltinPolicy::Net`] judges with the bot's nets: the [`WIDE_KEEP`]
 /// the bot's screen ranks highest, less those it scores more than 0.15 below its best. The
 /// margin leaves out about a ninth of them, 3% of a contact turn's time, for about 0.0003 a game
 /// (docs/strength.md).
@@ -66,17 +69,17 @@ pub const WIDE_SCREEN: Keep = Keep { most: WIDE_KEEP, margin: 0.15 };
 
 impl BuiltinPolicy {
     /// `"random"`, `"pubeval"`, `"net"` (the default everywhere a policy is asked for),
-    /// `"net-wide"` or `"net-all"`; `"default"` is still read as `"net"` so that older calls
+    /// `"net-fast"` or `"net-all"`; `"default"` is still read as `"net"` so that older calls
     /// keep working.
     pub fn from_name(name: &str) -> Result<BuiltinPolicy> {
         match name {
             "random" => Ok(BuiltinPolicy::Random),
             "pubeval" => Ok(BuiltinPolicy::Pubeval),
             "net" | "default" => Ok(BuiltinPolicy::Net),
-            "net-wide" => Ok(BuiltinPolicy::NetWide),
+            "net-fast" => Ok(BuiltinPolicy::NetFast),
             "net-all" => Ok(BuiltinPolicy::NetAll),
             _ => Err(Error::InvalidArgument(format!(
-                "unknown policy {name:?}: expected \"random\", \"pubeval\", \"net\", \"net-wide\" or \"net-all\""
+                "unknown policy {name:?}: expected \"random\", \"pubeval\", \"net\", \"net-fast\" or \"net-all\""
             ))),
         }
     }
@@ -90,7 +93,7 @@ impl BuiltinPolicy {
     /// use gammon_bot::BuiltinPolicy;
     /// use gammon_core::dice::Dice;
     /// let (start, roll) = (Position::initial(), Dice::new(3, 1).unwrap());
-    /// let play = BuiltinPolicy::NetWide.play(&start, roll, 0).unwrap();
+    /// let play = BuiltinPolicy::Net.play(&start, roll, 0).unwrap();
     /// assert!(legal_plays(&start, roll).contains(&play));
     /// ```
     pub fn play(&self, position: &Position, dice: Dice, seed: u64) -> Result<Play> {
@@ -101,16 +104,16 @@ impl BuiltinPolicy {
         Ok(plays[self.choose(&Backgammon, position, dice, &plays, &mut DiceStream::new(seed, 0))])
     }
 
-    /// The net policy behind `Net`, `NetWide` and `NetAll`, with their weights, their screen, the
+    /// The net policy behind `Net`, `NetFast` and `NetAll`, with their weights, their screen, the
     /// plays of a roll the full nets judge and how their head judges (`None` for the others).
     fn net_policy(&self) -> Option<NetPolicy<'static>> {
-        // `net-wide` trades exactness for time: its head judges in integers, and its back games
+        // `net` trades exactness for time: its head judges in integers, and its back games
         // go to the contact net, ranked for the head like the other candidates.
         let (net, screen, keep, head, approximate) = match self {
-            BuiltinPolicy::Net => {
+            BuiltinPolicy::NetFast => {
                 (NeuralNet::fast(), Screen::builtin(), Keep::from(KEEP), Keep::from(HEAD_KEEP), false)
             }
-            BuiltinPolicy::NetWide => (NeuralNet::builtin(), Screen::bot(), WIDE_SCREEN, WIDE_HEAD, true),
+            BuiltinPolicy::Net => (NeuralNet::builtin(), Screen::bot(), WIDE_SCREEN, WIDE_HEAD, true),
             BuiltinPolicy::NetAll => (
                 NeuralNet::builtin(),
                 Screen::builtin(),
@@ -143,7 +146,7 @@ impl Policy<Backgammon> for BuiltinPolicy {
         match self {
             BuiltinPolicy::Random => RandomPolicy.choose(game, position, dice, plays, stream),
             BuiltinPolicy::Pubeval => PubevalPolicy.choose(game, position, dice, plays, stream),
-            BuiltinPolicy::Net | BuiltinPolicy::NetWide | BuiltinPolicy::NetAll => {
+            BuiltinPolicy::NetFast | BuiltinPolicy::Net | BuiltinPolicy::NetAll => {
                 self.net_policy().expect("a net policy").choose(game, position, dice, plays, stream)
             }
         }
@@ -186,11 +189,11 @@ impl Policy<Backgammon> for BuiltinPolicy {
         out: &mut [Probabilities; 21],
         best: &mut [usize; 21],
     ) -> bool {
-        // The luck of `NetWide`'s rolls as the rollouts' own net predicts it: any value of the
+        // The luck of `Net`'s rolls as `NetFast`'s luck net predicts it: any value of the
         // rolls keeps the rollout unbiased (`rollout::luck`), and the wide net's own value of
         // each roll would cost about eight times a game without it.
         let luck = match self {
-            BuiltinPolicy::NetWide => BuiltinPolicy::Net.net_policy(),
+            BuiltinPolicy::Net => BuiltinPolicy::NetFast.net_policy(),
             _ => self.net_policy(),
         };
         luck.is_some_and(|policy| policy.roll_values(game, position, plays, out, best))
@@ -215,7 +218,7 @@ impl Policy<Backgammon> for BuiltinPolicy {
             BuiltinPolicy::Random => "random",
             BuiltinPolicy::Pubeval => "pubeval",
             BuiltinPolicy::Net => "net",
-            BuiltinPolicy::NetWide => "net-wide",
+            BuiltinPolicy::NetFast => "net-fast",
             BuiltinPolicy::NetAll => "net-all",
         }
     }
@@ -239,16 +242,16 @@ pub enum RolloutPlayer {
 
 impl RolloutPlayer {
     /// The policy called `name` ([`BuiltinPolicy::from_name`]) at `ply`: 0, or 1 for the net
-    /// policies (`"net"`, `"net-wide"` and `"net-all"` all become the bot's 1-ply search).
+    /// policies (`"net"`, `"net-fast"` and `"net-all"` all become the bot's 1-ply search).
     pub fn new(name: &str, ply: u8) -> Result<RolloutPlayer> {
         let policy = BuiltinPolicy::from_name(name)?;
         match (ply, policy) {
             (0, _) => Ok(RolloutPlayer::Policy(policy)),
-            (1, BuiltinPolicy::Net | BuiltinPolicy::NetWide | BuiltinPolicy::NetAll) => {
+            (1, BuiltinPolicy::NetFast | BuiltinPolicy::Net | BuiltinPolicy::NetAll) => {
                 Ok(RolloutPlayer::Bot(crate::search::Bot::new(1)?))
             }
             (1, _) => Err(Error::InvalidArgument(format!(
-                "ply=1 needs a net policy (\"net\", \"net-wide\" or \"net-all\"), not {name:?}"
+                "ply=1 needs a net policy (\"net\", \"net-fast\" or \"net-all\"), not {name:?}"
             ))),
             _ => Err(Error::InvalidArgument(format!("a rollout's ply must be 0 or 1, got {ply}"))),
         }
@@ -343,7 +346,7 @@ impl Policy<Backgammon> for RolloutPlayer {
 
 /// A net at 0-ply as a rollout policy: of each roll's plays, the full nets judge the `keep` that
 /// `screen` ranks highest ([`NeuralNet::best_of_screened`]; `usize::MAX` judges every play), and
-/// the nets also serve truncation and variance reduction. [`BuiltinPolicy::Net`] is this policy
+/// the nets also serve truncation and variance reduction. [`BuiltinPolicy::NetFast`] is this policy
 /// over the rollouts' shipped weights ([`NeuralNet::fast`]); training programs use it over the
 /// weights they are making.
 ///
@@ -407,7 +410,7 @@ impl<'a> NetPolicy<'a> {
     /// The same, with `on`, each choice's hidden sums carried from those of the same side's
     /// choice two turns before on this thread
     /// ([`Prepared::carrying_sums`](super::net::Prepared::carrying_sums)): about 4% less time a
-    /// `net-wide` rollout game, the same sums up to rounding. Rollouts and duels call
+    /// `net` rollout game, the same sums up to rounding. Rollouts and duels call
     /// [`Policy::forget_history`] at the start of each game, so that their games are the same on
     /// every thread.
     pub fn carrying_sums(self, on: bool) -> NetPolicy<'a> {
@@ -561,7 +564,8 @@ mod tests {
         assert_eq!(BuiltinPolicy::from_name("default").unwrap(), BuiltinPolicy::Net);
         let err = BuiltinPolicy::from_name("gnubg").unwrap_err().to_string();
         assert!(err.contains("gnubg") && err.contains("net-all"), "{err}");
-        assert_eq!(BuiltinPolicy::from_name("net-wide").unwrap(), BuiltinPolicy::NetWide);
+        assert_eq!(BuiltinPolicy::from_name("net-fast").unwrap(), BuiltinPolicy::NetFast);
+        assert!(BuiltinPolicy::from_name("net-wide").is_err());
         let (net, screen, bot) = (NeuralNet::fast(), Screen::builtin(), Bot::new(0).unwrap());
         let mut stream = DiceStream::new(4, 0);
         let mut p = Position::initial();
@@ -570,9 +574,9 @@ mod tests {
             for roll in [ALL_ROLLS[0], ALL_ROLLS[9], ALL_ROLLS[17]] {
                 let plays = legal_plays(&p, roll);
                 many += (plays.len() > KEEP) as u32;
-                let screened = BuiltinPolicy::Net.choose(&Backgammon, &p, roll, &plays, &mut stream);
+                let screened = BuiltinPolicy::NetFast.choose(&Backgammon, &p, roll, &plays, &mut stream);
                 let all = BuiltinPolicy::NetAll.choose(&Backgammon, &p, roll, &plays, &mut stream);
-                let wide = BuiltinPolicy::NetWide.choose(&Backgammon, &p, roll, &plays, &mut stream);
+                let wide = BuiltinPolicy::Net.choose(&Backgammon, &p, roll, &plays, &mut stream);
                 assert_eq!(screened, net.best_of_screened(screen, KEEP, &p, &plays).0);
                 let mut wide_net =
                     NeuralNet::builtin().prepare(&p).with_head(WIDE_HEAD).with_integer_head(true);
@@ -588,7 +592,8 @@ mod tests {
         // Rolls with more plays than are kept, where the screen matters.
         assert!(many > 20, "{many}");
         assert_eq!(BuiltinPolicy::NetAll.name(), "net-all");
-        assert_eq!(BuiltinPolicy::NetWide.name(), "net-wide");
+        assert_eq!(BuiltinPolicy::Net.name(), "net");
+        assert_eq!(BuiltinPolicy::NetFast.name(), "net-fast");
     }
 
     #[test]
@@ -603,10 +608,10 @@ mod tests {
             assert!(policy.roll_values(&Backgammon, &p, &mut plays, &mut out, &mut best));
             out
         };
-        assert_eq!(values(BuiltinPolicy::NetWide), values(BuiltinPolicy::Net));
-        assert_ne!(values(BuiltinPolicy::NetWide), values(BuiltinPolicy::NetAll));
+        assert_eq!(values(BuiltinPolicy::Net), values(BuiltinPolicy::NetFast));
+        assert_ne!(values(BuiltinPolicy::Net), values(BuiltinPolicy::NetAll));
         // The evaluator that truncation asks is the wide net's own.
-        let evaluator = BuiltinPolicy::NetWide.evaluator().unwrap();
+        let evaluator = BuiltinPolicy::Net.evaluator().unwrap();
         let bot = crate::search::Bot::new(0).unwrap();
         assert_eq!(evaluator.evaluate(&p), bot.evaluate(&p));
     }
@@ -622,7 +627,7 @@ mod tests {
         for _ in 0..60 {
             for roll in [ALL_ROLLS[0], ALL_ROLLS[9], ALL_ROLLS[17]] {
                 let plays = legal_plays(&p, roll);
-                for policy in [BuiltinPolicy::Net, BuiltinPolicy::NetAll] {
+                for policy in [BuiltinPolicy::NetFast, BuiltinPolicy::NetAll] {
                     let (k, value) = policy.choose_valued(&Backgammon, &p, roll, &plays, &mut stream);
                     assert_eq!(k, policy.choose(&Backgammon, &p, roll, &plays, &mut stream));
                     let Some(value) = value else {
@@ -664,7 +669,7 @@ mod tests {
         // And a net policy whose screen keeps only the plays close to its best.
         let within = NetPolicy::new(NeuralNet::fast(), Screen::builtin(), Keep::from(KEEP).within(0.2));
         let policies: [&dyn Policy<Backgammon>; 4] =
-            [&BuiltinPolicy::Net, &BuiltinPolicy::NetAll, &BuiltinPolicy::NetWide, &within];
+            [&BuiltinPolicy::NetFast, &BuiltinPolicy::NetAll, &BuiltinPolicy::Net, &within];
         for _ in 0..400 {
             for roll in ALL_ROLLS {
                 let plays = legal_plays(&p, roll);
@@ -708,7 +713,7 @@ mod tests {
         let options = RolloutOptions { trials: 72, truncate: Some(6), seed: 9, ..RolloutOptions::default() };
         let p = Position::from_id("4HPwATDgc/ABMA").unwrap();
         let nets = [
-            (KEEP, NeuralNet::fast(), BuiltinPolicy::Net),
+            (KEEP, NeuralNet::fast(), BuiltinPolicy::NetFast),
             (usize::MAX, NeuralNet::builtin(), BuiltinPolicy::NetAll),
         ];
         for (keep, net, builtin) in nets {

@@ -8,7 +8,7 @@
 //!
 //! Where the numbers come from: the Python binding, built from the commit that measured the tables
 //! of `docs/strength.md` (`Bot().evaluate(p)` for `net-v14`; `rollout(p, trials=1, truncate=0,
-//! policy="net", variance_reduction=False)`, the rollouts' evaluator read at once, for `net-v4`),
+//! policy="net-fast", variance_reduction=False)`, the narrower rollout policy's evaluator read at once, for `net-v4`),
 //! printed to six decimals; this test reached the same values through the Rust API, a second route.
 
 use gammon_backgammon::Position;

@@ -35,14 +35,14 @@ pub struct RolloutRequest {
     /// Seed of the dice: the same seed gives the same result. Default 0.
     #[serde(default)]
     pub seed: u64,
-    /// Who plays both sides: `net` (the default, the built-in neural net), `net-wide` (the bot's
-    /// net judging the 6 plays its own screen ranks highest), `net-all` (the bot's net judging every play),
-    /// `pubeval` or `random`.
+    /// Who plays both sides: `net` (the default, the bot's net judging the plays its screen ranks
+    /// highest), `net-fast` (the narrower rollout net, faster and weaker), `net-all` (the bot's
+    /// net judging every play), `pubeval` or `random`.
     #[serde(default = "default_policy")]
     #[schema(default = "net", example = "net")]
     pub policy: String,
     /// Stop each game after this many plies and take the evaluator's view of the rest (needs
-    /// the `net` policy).
+    /// a net policy).
     #[serde(default)]
     pub truncate: Option<u32>,
     /// Subtract the luck of each roll (when the policy has an evaluator) from the cubeless

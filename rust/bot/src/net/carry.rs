@@ -2,7 +2,7 @@
 //!
 //! Every choice starts from the hidden sums of the position before the roll, seen with the turn
 //! passed ([`Prepared`](super::Prepared)): summed afresh, that is one row of the first layer for
-//! each of the 50 or so non-zero inputs, some eighth of a rollout game of `net-wide`. Two turns
+//! each of the 50 or so non-zero inputs, some eighth of a rollout game of `net`. Two turns
 //! later the same side sees a position that only the two plays between have changed, about 21
 //! inputs on average, so the sums kept from then and those differences give the new ones for
 //! less. They are the fresh sums up to rounding, not to the bit, so what a thread computed before

@@ -189,7 +189,7 @@ impl Head {
     ///
     /// Kept apart from it on purpose: one function generic in the number of candidates gave the
     /// same values, but the compiler no longer kept the sums in registers, and a rollout game of
-    /// the `net-wide` policy took more than twice the instructions.
+    /// the `net` policy took more than twice the instructions.
     #[inline(always)]
     fn activations_pair<const U: usize, const B: usize>(
         &self,

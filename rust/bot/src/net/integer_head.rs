@@ -1,4 +1,4 @@
-//! A head whose input layer runs in 16-bit integers, for the rollouts' `net-wide` policy.
+//! A head whose input layer runs in 16-bit integers, for the rollouts' `net` policy.
 //!
 //! The head's input layer (the first layer's activations times a `hidden x units` matrix) is
 //! most of the work of judging a contact candidate with the bot's net. Here the activations
@@ -11,7 +11,7 @@
 //!
 //! What the rounding changes is far below what decides a play: on the shipped net the outputs
 //! move by at most about 1.5e-4 on positions from games (the tests bound it), where the keep
-//! margin of `net-wide` (the candidates the head judges) is 0.06.
+//! margin of `net` (the candidates the head judges) is 0.06.
 
 use super::head::{add_outputs, Head, MAX_UNITS};
 use super::shape::MAX_HIDDEN;

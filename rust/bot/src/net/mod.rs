@@ -221,7 +221,7 @@ impl NeuralNet {
     }
 
     /// The narrower shipped nets that rollouts play with by default
-    /// ([`BuiltinPolicy::Net`](crate::BuiltinPolicy::Net)), loaded once: their contact net
+    /// ([`BuiltinPolicy::NetFast`](crate::BuiltinPolicy::NetFast)), loaded once: their contact net
     /// has 80 hidden units to the bot's 256 and no head, which plays a rollout game far faster
     /// for about 0.05 points a game less at 0-ply against the same opponents (see
     /// `docs/training.md`).
@@ -739,7 +739,7 @@ impl<'a> Prepared<'a> {
 
     /// The same, with `on`, its head judging in integers where the net has an
     /// [`NeuralNet::integer_head`] (the bot's shipped nets): values within about 1.5e-4 of the
-    /// head's in less time, for the rollouts' `net-wide` policy. The bot's own
+    /// head's in less time, for the rollouts' `net` policy. The bot's own
     /// values stay those of the `f32` head.
     #[inline(always)]
     pub fn with_integer_head(mut self, on: bool) -> Prepared<'a> {
@@ -750,7 +750,7 @@ impl<'a> Prepared<'a> {
     /// The same, with `on`, its candidates that leave a back game judged by the back-game net
     /// where the net has one (the default), else by the contact net like the others: judged by
     /// their own net, they are judged whole rather than ranked for the head, which costs a
-    /// rollout of `net-wide` several percent more time.
+    /// rollout of `net` several percent more time.
     #[inline(always)]
     pub fn with_back_game_net(mut self, on: bool) -> Prepared<'a> {
         self.back_games &= on;
@@ -760,7 +760,7 @@ impl<'a> Prepared<'a> {
     /// The same, for choices whose caller wants only the play: where the head would judge just
     /// one contact candidate and every candidate is one (so that its value is compared with no
     /// other), the head is left out and the value returned is its direct path's. The play chosen
-    /// is the same; a cubeless rollout of `net-wide`, which does not value its plays, took
+    /// is the same; a cubeless rollout of `net`, which does not value its plays, took
     /// about 8% less time with it (docs/performance.md).
     #[inline(always)]
     pub fn choosing_only(mut self, on: bool) -> Prepared<'a> {
@@ -770,7 +770,7 @@ impl<'a> Prepared<'a> {
 
     /// The same, with `on`, its hidden sums carried from those of an earlier choice on this
     /// thread that also carried them, where few inputs differ ([`carry`]): equal to the sums
-    /// made afresh up to rounding, for about 4% less time a rollout game of `net-wide`. As the
+    /// made afresh up to rounding, for about 4% less time a rollout game of `net`. As the
     /// rounding depends on what the thread chose before, a caller that needs the same values on
     /// every thread calls [`carry::forget`] at the start of each game. The sums kept are known
     /// by their net's address, so a caller also forgets them before a net they were kept for

@@ -272,8 +272,8 @@ mod tests {
                 variance_reduction,
                 ..RolloutOptions::default()
             };
-            let reduced = rollout(&p, &BuiltinPolicy::Net, &options(1, true)).unwrap();
-            let plain = rollout(&p, &BuiltinPolicy::Net, &options(2, false)).unwrap();
+            let reduced = rollout(&p, &BuiltinPolicy::NetFast, &options(1, true)).unwrap();
+            let plain = rollout(&p, &BuiltinPolicy::NetFast, &options(2, false)).unwrap();
             // The luck net removes about three quarters of the variance (at least half here).
             assert!(reduced.variance_reduction && reduced.std_error < 0.7 * reduced.plain_std_error, "{id}");
             let both = (reduced.std_error.powi(2) + plain.std_error.powi(2)).sqrt();

@@ -27,8 +27,8 @@ fn check_invariants(r: &RolloutResult) {
 #[test]
 fn same_seed_same_result_at_any_thread_count() {
     let p = Position::initial();
-    // `net-wide` carries its hidden sums from turn to turn on each thread.
-    for policy in [BuiltinPolicy::Random, BuiltinPolicy::Pubeval, BuiltinPolicy::NetWide] {
+    // `net` carries its hidden sums from turn to turn on each thread.
+    for policy in [BuiltinPolicy::Random, BuiltinPolicy::Pubeval, BuiltinPolicy::Net] {
         let one = rollout(&p, &policy, &options(300, 5, 1)).unwrap();
         let two = rollout(&p, &policy, &options(300, 5, 2)).unwrap();
         let global =
@@ -465,7 +465,7 @@ fn reusing_the_luck_pass_choice_changes_nothing() {
     assert!(o.variance_reduction);
     // The net policies measure the luck of contact on the screen's first plays, not on their
     // choices; the bot at 0-ply measures it on its choices.
-    assert!(!BuiltinPolicy::Net.chooses_the_evaluators_best());
+    assert!(!BuiltinPolicy::NetFast.chooses_the_evaluators_best());
     assert!(!BuiltinPolicy::NetAll.chooses_the_evaluators_best());
     let policy = crate::search::Bot::new(0).unwrap();
     assert!(policy.chooses_the_evaluators_best());
@@ -480,14 +480,14 @@ fn reusing_the_luck_pass_choice_changes_nothing() {
 #[test]
 fn the_first_two_plies_played_once_give_the_same_games() {
     let p = pos!(24 => 2, 13 => 4, 8 => 3, 6 => 5, 5 => 1, 1 => -2, 12 => -5, 17 => -3, 19 => -4, 20 => -1);
-    assert!(BuiltinPolicy::Net.deterministic() && !BuiltinPolicy::Random.deterministic());
-    // `net-wide` carries its hidden sums from turn to turn: the same games all the same.
+    assert!(BuiltinPolicy::NetFast.deterministic() && !BuiltinPolicy::Random.deterministic());
+    // `net` carries its hidden sums from turn to turn: the same games all the same.
     for (policy, reduce) in [
         (BuiltinPolicy::Pubeval, false),
+        (BuiltinPolicy::NetFast, false),
+        (BuiltinPolicy::NetFast, true),
         (BuiltinPolicy::Net, false),
         (BuiltinPolicy::Net, true),
-        (BuiltinPolicy::NetWide, false),
-        (BuiltinPolicy::NetWide, true),
     ] {
         for threads in [1, 2] {
             let o = RolloutOptions { variance_reduction: reduce, ..options(108, 3, threads) };

@@ -171,8 +171,9 @@ impl<G: DiceGame> Worker<G> {
             };
             let step = match (&setup.early, early) {
                 // Trials whose cube lines differ share these steps: each is valued for all.
-                (Some(steps), Some(k)) => *steps[k]
-                    .get_or_init(|| self.step(setup, &position, dice, ply, setup.cube.is_some(), &mut stream)),
+                (Some(steps), Some(k)) => *steps[k].get_or_init(|| {
+                    self.step(setup, &position, dice, ply, setup.cube.is_some(), &mut stream)
+                }),
                 _ => {
                     let valued = setup.cube.is_some_and(|(cube, _)| next_may_double(cube, &lines));
                     self.step(setup, &position, dice, ply, valued, &mut stream)

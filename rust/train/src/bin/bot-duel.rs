@@ -7,19 +7,19 @@
 //! ```
 //!
 //! OPPONENT is `pubeval` (default), `random`, `net` (the shipped bot at ply 0), `screened` (the
-//! rollouts' net policy, which judges only the plays its screen ranks highest; with `--keep K`,
+//! `net-fast` rollout policy, which judges only the plays its screen ranks highest; with `--keep K`,
 //! the bot's own nets judging the K plays the screen ranks highest, and with `--head H` and
 //! `--head-margin M` the head of their contact net judging at most H of those its first layer
 //! ranks highest and values within M of its best, and with `--screen-margin` only the plays
 //! the screen scores within that margin of its best), `all-replies`
 //! (the bot at PLY judging every reply inside its search, where the bot judges the screen's
 //! best [`REPLY_SCREEN`](gammon_bot::search::REPLY_SCREEN)), `margin` (not the bot: the
-//! rollouts' net policy keeping only the plays its screen scores within `--margin` of its best,
+//! `net-fast` rollout policy keeping only the plays its screen scores within `--margin` of its best,
 //! against the same policy without the margin), `head` (not the bot either: the bot's nets on
 //! the `--keep` plays, 8 by default, the screen ranks highest, with `--head` and
 //! `--head-margin`, and with `--screen-margin` the screen's margin too, against the same with the
 //! head's default and no margin; `--integer-head` has that side's head judge in integers, as
-//! `net-wide` does; `--screen FILE` has that side rank its plays by another screen) or `timing`;
+//! `net` does; `--screen FILE` has that side rank its plays by another screen) or `timing`;
 //! PAIRS defaults to 10,000 (20,000 games), SEED to 2024; PLY is the bot's search depth
 //! (default 0); NET, a weights file written by the training programs, plays instead of the
 //! shipped weights (so `net PAIRS SEED 0 NET` is a head-to-head against them, and
@@ -106,7 +106,7 @@ struct Options {
     #[arg(long, default_value_t = f32::INFINITY)]
     screen_margin: f32,
     /// With `--keep`, and for `head`: the head of that policy (the narrower side's) judges in
-    /// integers, as in the rollouts' `net-wide` policy.
+    /// integers, as in the rollouts' `net` policy.
     #[arg(long)]
     integer_head: bool,
     /// With `--keep`, and for `head`: this screen (a file written by `train-screen`) ranks the
@@ -196,7 +196,7 @@ fn main() {
         Opponent::Net => backgammon_duel(&bot, &Bot::new(0).expect("ply 0"), pairs, seed),
         Opponent::Screened => match o.keep {
             Some(keep) => backgammon_duel(&bot, &configured(keep), pairs, seed),
-            None => backgammon_duel(&bot, &BuiltinPolicy::Net, pairs, seed),
+            None => backgammon_duel(&bot, &BuiltinPolicy::NetFast, pairs, seed),
         },
         Opponent::AllReplies => backgammon_duel(&bot, &bot.with_reply_screen(0), pairs, seed),
         Opponent::Head => {
@@ -207,7 +207,7 @@ fn main() {
         Opponent::Margin => {
             let within =
                 NetPolicy::new(NeuralNet::fast(), Screen::builtin(), Keep::from(KEEP).within(o.margin));
-            backgammon_duel(&within, &BuiltinPolicy::Net, pairs, seed)
+            backgammon_duel(&within, &BuiltinPolicy::NetFast, pairs, seed)
         }
     };
     let opponent = o.opponent.to_possible_value().expect("every opponent has a name");

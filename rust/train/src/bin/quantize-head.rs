@@ -9,7 +9,7 @@
 //!
 //! Each head unit's weights get a scale of their own, 127 steps up to the largest. Plain, each
 //! weight rounds to its nearest step. With `--calibrate` the roundings are chosen to fit the
-//! first layer's activations of contact positions met in `--games` games of `net-wide` (every
+//! first layer's activations of contact positions met in `--games` games of `net` (every
 //! seventh position after a legal play, at most 60,000): starting from the nearest, each weight
 //! in turn takes the other neighbouring step where that lowers the mean squared error of its
 //! unit's sum over those activations (`--sweeps` passes), and the unit's bias then takes back
@@ -54,13 +54,13 @@ struct Options {
 }
 
 /// The mean and the second moments (`hidden x hidden`) of `net`'s first-layer activations over
-/// contact positions after the legal plays of `games` games of `net-wide`.
+/// contact positions after the legal plays of `games` games of `net`.
 fn moments(net: &Network, games: u64, seed: u64) -> (Vec<f64>, Vec<f64>) {
     let h = net.hidden();
     let (mut x, mut sums, mut act) = ([0.0f32; INPUTS], vec![0.0f32; h], vec![0.0f32; h]);
     let (mut mean, mut second) = (vec![0.0f64; h], vec![0.0f64; h * h]);
     let (mut seen, mut taken) = (0u64, 0usize);
-    let policy = BuiltinPolicy::NetWide;
+    let policy = BuiltinPolicy::Net;
     for g in 0..games {
         let (mut dice, mut stream) = (DiceStream::new(seed, g), DiceStream::new(seed + 1, g));
         let mut p = Position::initial();
