@@ -220,7 +220,7 @@ impl NeuralNet {
         })
     }
 
-    /// The narrower shipped nets that rollouts play with by default
+    /// The narrower shipped nets that the `net-fast` rollout policy plays
     /// ([`BuiltinPolicy::NetFast`](crate::BuiltinPolicy::NetFast)), loaded once: their contact net
     /// has 80 hidden units to the bot's 256 and no head, which plays a rollout game far faster
     /// for about 0.05 points a game less at 0-ply against the same opponents (see

@@ -300,4 +300,114 @@ mod tests {
         assert!((win - win.round()).abs() < 1e-9 && random.probabilities.win > 0.5, "{random:?}");
         assert_eq!(random.cubeful_equity(), Some(1.0));
     }
+
+    /// Never doubles; the side on roll at the start (state +1) may double only if `both` is false.
+    struct Owner {
+        both: bool,
+    }
+
+    impl RolloutCube<Counts> for Owner {
+        type State = i32;
+
+        fn start(&self) -> i32 {
+            1
+        }
+
+        fn start_taken(&self) -> Option<i32> {
+            None
+        }
+
+        fn may_double(&self, state: &i32) -> bool {
+            self.both || *state == 1
+        }
+
+        fn turn(&self, _: &Counts, _: &i32, _: Option<&Probabilities>) -> CubeTurn<i32> {
+            CubeTurn::Play
+        }
+
+        fn swapped(&self, state: &i32) -> i32 {
+            -state
+        }
+
+        fn settle(&self, _: &i32, _: i8, _: bool) -> CubeValue {
+            CubeValue::default()
+        }
+
+        fn truncated(&self, _: &Counts, _: &i32, _: bool) -> CubeValue {
+            CubeValue::default()
+        }
+
+        fn describe(&self) -> String {
+            "owner".into()
+        }
+
+        fn kind(&self) -> CubeKind {
+            CubeKind::Money
+        }
+    }
+
+    /// The random policy, counting the plays it is asked to value and the others.
+    #[derive(Default)]
+    struct Counting {
+        valued: std::sync::atomic::AtomicU64,
+        plain: std::sync::atomic::AtomicU64,
+    }
+
+    impl crate::Policy<PipRace> for Counting {
+        fn choose(
+            &self,
+            game: &PipRace,
+            p: &Counts,
+            dice: crate::dice::Dice,
+            plays: &[Counts],
+            stream: &mut crate::dice::DiceStream,
+        ) -> usize {
+            self.plain.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            RandomPolicy.choose(game, p, dice, plays, stream)
+        }
+
+        fn choose_valued(
+            &self,
+            game: &PipRace,
+            p: &Counts,
+            dice: crate::dice::Dice,
+            plays: &[Counts],
+            stream: &mut crate::dice::DiceStream,
+        ) -> (usize, Option<Probabilities>) {
+            self.valued.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            (RandomPolicy.choose(game, p, dice, plays, stream), None)
+        }
+
+        fn name(&self) -> &str {
+            "counting"
+        }
+    }
+
+    #[test]
+    fn a_play_is_valued_only_where_the_next_player_may_double() {
+        let options = RolloutOptions { trials: 36, threads: Some(1), ..RolloutOptions::default() };
+        let start = Start::Position(Counts { to_roll: 40, other: 40 });
+        let count = |both| {
+            let policy = Counting::default();
+            rollout_game_cubeful(
+                &PipRace,
+                start,
+                &policy,
+                &Owner { both },
+                CubeLines::Cubeful,
+                &options,
+                None,
+            )
+            .unwrap();
+            (policy.valued.into_inner(), policy.plain.into_inner())
+        };
+        // Only the side on roll at the start may double: the plays of that side (plies 0, 2,
+        // ...) are not valued, the other side's are, so each game has as many of each or one
+        // more unvalued.
+        let (valued, plain) = count(false);
+        assert!(valued > 36 && plain >= valued && plain - valued <= 36, "{valued} {plain}");
+        // Both sides may double: every play is valued.
+        let (valued, plain) = count(true);
+        assert!(valued > 72 && plain == 0, "{valued} {plain}");
+    }
 }
