@@ -301,7 +301,8 @@ mod tests {
         assert_eq!(random.cubeful_equity(), Some(1.0));
     }
 
-    /// Never doubles; the side on roll at the start (state +1) may double only if `both` is false.
+    /// Never doubles. Only the side on roll at the start (state +1) may double, or, with `both`,
+    /// either side.
     struct Owner {
         both: bool,
     }
