@@ -86,6 +86,20 @@ def test_the_net_judging_every_play_is_a_policy_of_its_own():
         rollout(p, trials=36, policy="net-some")
 
 
+def test_results_of_other_weights_do_not_merge():
+    p = "4HPwATDgc/ABMA"
+    parts = [rollout(p, trials=36, seed=3, first_trial=36 * k) for k in range(2)]
+    assert "weights=" in parts[0].setup and parts[0].setup == parts[1].setup
+    assert "weights=" not in rollout(p, trials=36, seed=3, policy="pubeval").setup
+    # The second part as a release with other weights would have made it: only the setup differs.
+    rebuild, (state,) = parts[1].__reduce__()
+    setup, *rest = state[6]
+    older = rebuild((*state[:6], (setup.replace("weights=", "weights=0"), *rest), *state[7:]))
+    assert merge_rollouts([parts[0], parts[1]]).trials == 72
+    with pytest.raises(GammonError, match="setups"):
+        merge_rollouts([parts[0], older])
+
+
 def test_the_narrower_net_is_a_policy_of_its_own():
     p = "4HPwATDgc/ABMA"
     runs = [rollout(p, trials=72, seed=2, threads=t, policy="net-fast") for t in (1, 2)]

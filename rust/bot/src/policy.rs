@@ -222,6 +222,10 @@ impl Policy<Backgammon> for BuiltinPolicy {
             BuiltinPolicy::NetAll => "net-all",
         }
     }
+
+    fn weights(&self) -> Option<&str> {
+        self.net_policy().map(|_| crate::net::shipped_weights())
+    }
 }
 
 /// A rollout's players: a [`BuiltinPolicy`] at 0-ply, or the bot's 1-ply search.
@@ -341,6 +345,10 @@ impl Policy<Backgammon> for RolloutPlayer {
             RolloutPlayer::Policy(p) => p.name(),
             RolloutPlayer::Bot(b) => b.name(),
         }
+    }
+
+    fn weights(&self) -> Option<&str> {
+        self.inner().weights()
     }
 }
 
@@ -542,6 +550,11 @@ impl Policy<Backgammon> for NetPolicy<'_> {
 
     fn name(&self) -> &str {
         "net"
+    }
+
+    fn weights(&self) -> Option<&str> {
+        // Nets being trained change under the same name: only the shipped ones are named.
+        (self.net.shipped() != 0).then(crate::net::shipped_weights)
     }
 }
 

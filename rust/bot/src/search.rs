@@ -586,6 +586,10 @@ impl Policy<Backgammon> for Bot<'_> {
             _ => "net 2-ply",
         }
     }
+
+    fn weights(&self) -> Option<&str> {
+        (self.shipped != 0).then(crate::net::shipped_weights)
+    }
 }
 
 #[cfg(test)]

@@ -125,6 +125,14 @@ pub trait Policy<G: DiceGame>: Sync {
 
     /// A short name for reports, e.g. `"pubeval"`.
     fn name(&self) -> &str;
+
+    /// What names the weights this policy plays with, where a later release may change them
+    /// under the same [`name`](Policy::name): a rollout's setup carries it, so that results made
+    /// with other weights never merge. `None` (the default) for a policy whose play never
+    /// changes.
+    fn weights(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// The value of `play` for the player who made it: the game result if it ended the game, else the

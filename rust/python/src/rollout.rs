@@ -146,7 +146,8 @@ impl RolloutResult {
     fn variance_reduction(&self) -> bool {
         self.inner.variance_reduction
     }
-    /// A description of what was rolled out and how (policy, position, options).
+    /// A description of what was rolled out and how (policy and, for the net policies, a digest
+    /// of the shipped weights; position, options): only results of the same setup merge.
     #[getter]
     fn setup(&self) -> &str {
         &self.inner.setup

@@ -107,7 +107,7 @@ pub struct LuckNet {
     bearoff: Layer,
 }
 
-static BUILTIN: &[u8] = include_bytes!("../../data/luck-v2.bin");
+pub(super) static BUILTIN: &[u8] = include_bytes!("../../data/luck-v2.bin");
 
 const MAGIC: &[u8; 8] = b"GLUCK02\n";
 

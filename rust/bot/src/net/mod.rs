@@ -190,6 +190,28 @@ static FAST_NET: OnceLock<NeuralNet> = OnceLock::new();
 /// The head of the bot's contact net in integers, made once when first asked for.
 static BUILTIN_INTEGER_HEAD: OnceLock<Option<IntegerHead>> = OnceLock::new();
 
+/// A digest of every weights file the crate ships (the nets, the screens, the luck net) in 16
+/// hexadecimal digits, made once. A rollout's setup names the shipped policies' weights by it
+/// ([`Policy::weights`](gammon_core::Policy::weights)), so that results of a release with other
+/// weights never merge with this one's. FNV-1a over the bytes: it tells releases apart, no more.
+///
+/// ```
+/// let digest = gammon_bot::net::shipped_weights();
+/// assert_eq!(digest.len(), 16);
+/// assert_eq!(digest, gammon_bot::net::shipped_weights());
+/// ```
+pub fn shipped_weights() -> &'static str {
+    static DIGEST: OnceLock<String> = OnceLock::new();
+    DIGEST.get_or_init(|| {
+        let files = [BUILTIN, FAST, BACK_GAME, screen::BUILTIN, screen::BOT, luck::BUILTIN];
+        let mut hash = 0xcbf2_9ce4_8422_2325u64;
+        for byte in files.iter().flat_map(|f| f.iter()) {
+            hash = (hash ^ *byte as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+        format!("{hash:016x}")
+    })
+}
+
 impl NeuralNet {
     /// Untrained nets with `hidden` units each (the start of training).
     pub fn random(hidden: usize, seed: u64) -> NeuralNet {

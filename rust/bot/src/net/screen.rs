@@ -37,9 +37,9 @@ const VALUES: usize = 32;
 const MAGIC: &[u8; 8] = b"GAMMONS1";
 
 /// The screen shipped with the crate for the rollouts' narrower nets.
-static BUILTIN: &[u8] = include_bytes!("../../data/screen-v1.bin");
+pub(super) static BUILTIN: &[u8] = include_bytes!("../../data/screen-v1.bin");
 /// The screen shipped with the crate for the bot's nets.
-static BOT: &[u8] = include_bytes!("../../data/screen-v2.bin");
+pub(super) static BOT: &[u8] = include_bytes!("../../data/screen-v2.bin");
 
 /// A screen's weights, learned in `f32` and scored in 16-bit integers (made from them when
 /// first needed).

@@ -500,3 +500,19 @@ fn the_first_two_plies_played_once_give_the_same_games() {
         }
     }
 }
+
+#[test]
+fn the_setup_names_the_shipped_weights_the_policy_plays() {
+    let p = pos!(24 => 2, 13 => 4, 8 => 3, 6 => 5, 5 => 1, 1 => -2, 12 => -5, 17 => -3, 19 => -4, 20 => -1);
+    let o = options(4, 3, 1);
+    let named = format!("weights={}", crate::net::shipped_weights());
+    for policy in [BuiltinPolicy::Net, BuiltinPolicy::NetFast, BuiltinPolicy::NetAll] {
+        assert!(rollout(&p, &policy, &o).unwrap().setup.contains(&named), "{policy:?}");
+    }
+    assert!(rollout(&p, &crate::search::Bot::new(0).unwrap(), &o).unwrap().setup.contains(&named));
+    // Pubeval's weights never change, and a net being trained has no name yet.
+    assert!(!rollout(&p, &BuiltinPolicy::Pubeval, &o).unwrap().setup.contains("weights="));
+    let training = crate::net::NeuralNet::random(8, 1);
+    let policy = crate::NetPolicy::new(&training, crate::net::screen::Screen::builtin(), 8);
+    assert!(!rollout(&p, &policy, &o).unwrap().setup.contains("weights="));
+}

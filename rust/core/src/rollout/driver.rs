@@ -215,6 +215,9 @@ where
         variance_reduction,
         options.quasi_random
     );
+    if let Some(weights) = policy.weights() {
+        describe.push_str(&format!(" weights={weights}"));
+    }
     let rules = game.rules_text();
     if !rules.is_empty() {
         describe.push_str(&format!(" rules={rules}"));
