@@ -4,8 +4,8 @@
 //! cargo run --release -p gammon-train --bin refine -- --net IN.bin --dir DIR
 //!     [--positions 200000] [--label ply1|ply2|rollout:TRIALS:PLIES] [--epochs 6] [--alpha 0.01]
 //!     [--alpha-end 0.001] [--explore 0.1] [--seed 1] [--duel-pairs 5000] [--widen HIDDEN]
-//!     [--deepen UNITS] [--batch 0] [--also FILE,FILE] [--focus 0] [--back-games]
-//!     [--candidates 0] [--out DIR/refined.bin]
+//!     [--widen-race HIDDEN] [--fresh-race HIDDEN] [--deepen UNITS] [--batch 0] [--also FILE,FILE] [--focus 0] [--back-games]
+//!     [--races] [--candidates 0] [--out DIR/refined.bin]
 //! ```
 //!
 //! Self-play at 0-ply says what a position is worth one roll later; a search that looks a ply or
@@ -26,7 +26,8 @@
 //! plays of each roll that the shipped screen ranks highest ([`NetPolicy`]). `--widen` grows
 //! the contact net to that many hidden units before training, the new units starting silent
 //! (to the outputs and to a head, if it has one: [`Network::widened`]); the race net gains
-//! nothing from more units. `--deepen` gives the contact net a second hidden layer
+//! nothing from more units (`--widen-race` widens it all the same, and `--fresh-race` starts it
+//! afresh, for trying). `--deepen` gives the contact net a second hidden layer
 //! ([`Network::deepened`]), or grows the one it has to that many units, whose new outputs start
 //! at zero, so training starts from the net as it was.
 //!
@@ -39,13 +40,15 @@
 //! spends a costly label only where the net's own value and its 1-ply search's differ by at
 //! least `E` in equity, the positions it judges worst by its own deeper look. `--back-games`
 //! labels only positions where one side holds two points of the other's home board and trails
-//! the race (about one position in fifty of the games). `--candidates K` labels, instead of the
+//! the race (about one position in fifty of the games); `--races` labels only races (no contact
+//! left, some checker still outside its home board), which only the race net learns from: a
+//! rollout played out judges a race almost exactly, gammons included. `--candidates K` labels, instead of the
 //! positions the games pass through, the positions after the K plays the net ranks highest at
 //! each turn: a net chooses among those, so their values relative to each other are what its
 //! play turns on, and the plays it does not make are never on a game's path.
 //!
 //! The labelled positions go to `DIR/data-SEED-LABEL.bin` (`data-SEED-LABEL-focusE.bin` with
-//! `--focus`, `-backgames` added with `--back-games`, `-candidatesK` with `--candidates`) in
+//! `--focus`, `-backgames` added with `--back-games`, `-races` with `--races`, `-candidatesK` with `--candidates`) in
 //! blocks as they are made (records of [`Sample`]: the game number, the 26 signed counts of the
 //! position and its five f32 labels),
 //! so an interrupted run resumes where it stopped, and a later run with other training settings
@@ -119,6 +122,13 @@ struct Options {
     /// Hidden units to widen the contact net to before training; no more than it has keeps it.
     #[arg(long, value_name = "HIDDEN", default_value_t = 0)]
     widen: usize,
+    /// Hidden units to widen the race net to before training, as --widen does the contact net's.
+    #[arg(long, value_name = "HIDDEN", default_value_t = 0)]
+    widen_race: usize,
+    /// Replace the race net by an untrained one of this many hidden units before training
+    /// (0 keeps it): a net trained long by TD may have too little room left to learn from.
+    #[arg(long, value_name = "HIDDEN", default_value_t = 0)]
+    fresh_race: usize,
     /// Units of a second hidden layer to add to the contact net before training (a head, its
     /// output weights starting at zero); 0 adds none, and a net that has a smaller one grows it
     /// to this many units. Needs --batch.
@@ -138,6 +148,9 @@ struct Options {
     /// and the net misjudges them most.
     #[arg(long)]
     back_games: bool,
+    /// Label only races ([`Class::Race`]), which train the race net alone.
+    #[arg(long)]
+    races: bool,
     /// Label the positions after the K plays the net ranks highest at each turn of the games,
     /// instead of the positions before each roll; 0 labels the latter.
     #[arg(long, value_name = "K", default_value_t = 0)]
@@ -250,6 +263,9 @@ fn data(o: &Options, net: &NeuralNet, log: &Log) -> Vec<Sample> {
     if o.back_games {
         only += "-backgames";
     }
+    if o.races {
+        only += "-races";
+    }
     if o.candidates > 0 {
         only += &format!("-candidates{}", o.candidates);
     }
@@ -278,6 +294,9 @@ fn data(o: &Options, net: &NeuralNet, log: &Log) -> Vec<Sample> {
         // The cheap filter first: the focus costs a 1-ply search of every position it reads.
         if o.back_games {
             positions.retain(|(_, p)| back_game(p));
+        }
+        if o.races {
+            positions.retain(|(_, p)| Class::of(p) == Class::Race);
         }
         let positions = focused(&bot, positions, o.focus);
         let first = samples.len();
@@ -399,6 +418,12 @@ fn main() {
     let mut net = original.clone();
     if o.widen > net.contact.hidden() {
         net.contact = net.contact.widened(o.widen, o.seed);
+    }
+    if o.fresh_race > 0 {
+        net.race = Network::random(INPUTS, o.fresh_race, o.seed ^ 1);
+    }
+    if o.widen_race > net.race.hidden() {
+        net.race = net.race.widened(o.widen_race, o.seed);
     }
     if o.deepen > 0 {
         assert!(o.batch > 0, "--deepen needs --batch: per-position steps train nets without a head");
