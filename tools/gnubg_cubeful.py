@@ -10,7 +10,9 @@ games, the player on roll before rolling) is rolled out cubefully by both
 programs in four contexts: money with a centred 1-cube, and three scores of a
 7-point match (7-away 7-away, 4-away 2-away, 2-away 4-away), each with a
 centred 1-cube. Same trials, same thread count, quasi-random dice, no
-variance reduction and no truncation on both sides:
+truncation, and variance reduction off on both sides (`--variance-reduction`
+turns it on on both: ours measures each roll's luck with the luck net, gnubg
+with its own net over the 21 rolls, as its defaults do):
 
 * ours: `gammon.rollout(position, context=..., policy="net", ply=0)`: the
   bot's nets at 0-ply play the checkers, as strong as gnubg's 0-ply (cubeless
@@ -32,9 +34,14 @@ the two cubeful equities are within 3 combined standard errors; the two
 programs' cube decisions and chequer play differ (different nets, gnubg's
 cubeful chequer play and cube model), so some rows are expected outside.
 
+Besides games per second, the run prints each side's mean squared standard error of the
+cubeful equity and from it the ratio of the times the two would take to reach the same
+standard error (time times variance: a rollout's variance falls as one over its trials).
+
 Usage (from the repository root, with the package installed):
     python3 tools/gnubg_cubeful.py [--trials 1296] [--threads 2] [--seed 1] [--limit N]
         [--policy net] [--kind contact|race] [--python DIR] [--ours-only]
+        [--variance-reduction]
 """
 
 from __future__ import annotations
@@ -106,7 +113,7 @@ def gnubg_commands(args: argparse.Namespace, positions: list[str], context: tupl
         "set rollout chequerplay plies 0",
         "set rollout chequerplay cubeful on",
         "set rollout cubedecision plies 0",
-        "set rollout varredn off",
+        f"set rollout varredn {'on' if args.variance_reduction else 'off'}",
         "set rollout quasirandom on",
         "set rollout truncation enable off",
         "set rollout bearofftruncation exact off",
@@ -168,6 +175,11 @@ def main() -> int:
         help="the directory to import gammon from (default: the repository's python/), to time another build",
     )
     parser.add_argument("--ours-only", action="store_true", help="time our rollouts only (no gnubg run)")
+    parser.add_argument(
+        "--variance-reduction",
+        action="store_true",
+        help="variance reduction on both sides (default: off on both)",
+    )
     args = parser.parse_args()
     gnubg = find_gnubg()
     if gnubg is None and not args.ours_only:
@@ -189,13 +201,15 @@ def main() -> int:
     load = os.getloadavg()[0]
     print(
         f"{len(ids)} positions, {args.trials} trials, {args.threads} threads, seed {args.seed}, "
-        f"policy {args.policy}, load {load:.1f}"
+        f"policy {args.policy}, variance reduction {'on' if args.variance_reduction else 'off'}, "
+        f"load {load:.1f}"
     )
     print()
     print("| context | position | kind | ours cubeful | gnubg cubeful | difference | within 3 s.e. |")
     print("|---|---|---|---:|---:|---:|:---:|")
     ours_seconds = gnubg_seconds = 0.0
     agree = total = 0
+    ours_variance = gnubg_variance = 0.0
     for context in CONTEXTS:
         name, length, a, b = context
         if length == 0:
@@ -209,7 +223,7 @@ def main() -> int:
                 trials=args.trials,
                 seed=args.seed,
                 threads=args.threads,
-                variance_reduction=False,
+                variance_reduction=args.variance_reduction,
                 context=ctx,
                 policy=args.policy,
             )
@@ -230,6 +244,8 @@ def main() -> int:
             diff = r.cubeful_equity - cf
             combined = (r.cubeful_std_error**2 + se**2) ** 0.5
             ok = abs(diff) <= 3 * combined
+            ours_variance += r.cubeful_std_error**2
+            gnubg_variance += se**2
             agree += ok
             total += 1
             print(
@@ -246,6 +262,11 @@ def main() -> int:
     print(
         f"games per second: ours {games / ours_seconds:,.0f}, gnubg {games / gnubg_seconds:,.0f} "
         f"(ratio {gnubg_seconds / ours_seconds:.2f}); {games} games each, {args.threads} threads"
+    )
+    print(
+        f"mean squared standard error: ours {ours_variance / total:.6f}, gnubg {gnubg_variance / total:.6f}; "
+        f"time to the same standard error, gnubg's over ours: "
+        f"{gnubg_seconds * gnubg_variance / (ours_seconds * ours_variance):.2f}"
     )
     return 0
 

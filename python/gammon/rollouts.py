@@ -65,7 +65,8 @@ def rollout(
     match play, ``mwc``, the match winning chance. A trial stops once its game's cube has been
     passed, its cubeless figures then taken from the policy's evaluation of the position there
     (as at truncation), so they are those of the rollout without the cube only where nobody
-    passes. Variance reduction applies to the cubeless figures only. ``ply``
+    passes. Variance reduction takes the luck of the rolls out of the cubeful figures as well,
+    measured in each game's cube state by the cube model. ``ply``
     (0 or 1) is the depth of the players: at 1 the checkers are played by the bot's 1-ply search
     (a net ``policy`` only; far slower) and cube decisions are made on 1-ply evaluations.
 

@@ -79,7 +79,8 @@ impl RolloutResult {
     }
     /// Cubeful equity of the player on roll: per unit of the starting cube in money play,
     /// normalised to the starting stake in match play (equivalent to money, as `CubeAction`'s
-    /// equities); None for a cubeless rollout. Variance reduction is not applied to it. A
+    /// equities); None for a cubeless rollout. With variance reduction, the luck of the rolls,
+    /// measured in each game's cube state by the cube model, is taken out of it. A
     /// cubeful rollout's trial stops at a pass, so its cubeless figures are those of games cut
     /// there (the evaluation at the pass), not the cubeless rollout's.
     #[getter]

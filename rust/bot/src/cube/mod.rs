@@ -295,6 +295,27 @@ impl CubeContext {
         self.verdict(no_double, double_take, double_pass)
     }
 
+    /// The cubeful equity of the player on roll with cubeless chances `probs`, normalised as
+    /// [`CubeAction`]'s, by the cube model alone at cube efficiency `x` ([`efficiency`]) and
+    /// without the bear-off database's exact money equities: what a cubeful rollout measures
+    /// the luck of a roll by, for the 21 rolls from one position.
+    ///
+    /// ```
+    /// use gammon_bot::cube::{efficiency, CubeContext};
+    /// use gammon_backgammon::Position;
+    /// use gammon_core::Probabilities;
+    /// let (ctx, p) = (CubeContext::default(), Position::initial());
+    /// let probs = Probabilities { win: 0.5, ..Probabilities::default() };
+    /// assert_eq!(ctx.model_equity(&probs, efficiency(&p)), ctx.equity(&p, &probs));
+    /// ```
+    pub fn model_equity(&self, probs: &Probabilities, x: f64) -> f64 {
+        let (no_double, double_take, double_pass) = match self.stake {
+            Stake::Money { jacoby, .. } => money::equities(self, probs, x, jacoby),
+            Stake::Match { away, crawford } => match_play::equities(self, away, crawford, probs, x),
+        };
+        self.verdict(no_double, double_take, double_pass).equity()
+    }
+
     /// The cube decision that three equities of the player on roll (normalised as
     /// [`CubeAction`]'s, from any source: the bot's cube model, or a cube-decision rollout) call
     /// for in this context.

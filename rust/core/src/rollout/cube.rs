@@ -79,6 +79,26 @@ pub trait RolloutCube<P>: Sync {
     /// roll about to roll): its cubeful evaluation in `state`.
     fn truncated(&self, position: &P, state: &Self::State, ours: bool) -> CubeValue;
 
+    /// What variance reduction measures the luck of a roll by, for a line in `state`: for each
+    /// of the 21 rolls (in the order of [`ALL_ROLLS`](crate::dice::ALL_ROLLS)), an estimate of
+    /// the line's value for the reported side once the player on roll in `position` has rolled
+    /// it and played to a position whose cubeless chances for that player are `rolls[k]`, into
+    /// `out`. The rollout subtracts, ply by ply, the value of the roll thrown less the mean over
+    /// all 21, which has expectation zero whatever the estimate, since the state is settled
+    /// before the roll: the closer the estimate to the line's value, the more noise it removes.
+    /// False (the default) leaves the line's value plain.
+    fn roll_values(
+        &self,
+        position: &P,
+        state: &Self::State,
+        rolls: &[Probabilities; 21],
+        ours: bool,
+        out: &mut [CubeValue; 21],
+    ) -> bool {
+        let _ = (position, state, rolls, ours, out);
+        false
+    }
+
     /// The equity a line ended by a pass is worth to the doubler: `settle(state, 1, ours)`.
     fn passed(&self, state: &Self::State, ours: bool) -> CubeValue {
         self.settle(state, 1, ours)
@@ -102,6 +122,9 @@ pub(crate) struct Line<S> {
     pub ended: Option<CubeValue>,
     /// The first cube decision is already made (the lines of a cube-decision rollout).
     pub decided: bool,
+    /// The luck of the rolls so far, measured by [`RolloutCube::roll_values`], for the side
+    /// the rollout reports for: subtracted from the line's value under variance reduction.
+    pub luck: CubeValue,
 }
 
 /// No cube: the type a cubeless rollout's driver is instantiated with. Never asked anything.

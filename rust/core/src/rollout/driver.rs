@@ -1,7 +1,7 @@
 //! The rollout driver: trials in batches over threads, folded in trial order, with early stopping,
 //! cancellation and progress reports between batches.
 
-use super::cube::{Line, Lines, NoCube, RolloutCube};
+use super::cube::{CubeValue, Line, Lines, NoCube, RolloutCube};
 use super::stats::{CubeKind, RolloutResult, RolloutSums};
 use super::trial::{early_plies, Setup, TrialValues, Worker};
 use super::{RolloutOptions, Start};
@@ -130,7 +130,7 @@ where
 
 /// The starting lines of a cubeful rollout.
 fn start_lines<P, C: RolloutCube<P>>(cube: &C, lines: CubeLines) -> Result<Lines<C::State>> {
-    let line = |state, decided| Some(Line { state, ended: None, decided });
+    let line = |state, decided| Some(Line { state, ended: None, decided, luck: CubeValue::default() });
     Ok(match lines {
         CubeLines::Cubeful => [line(cube.start(), false), None],
         CubeLines::Decision => {

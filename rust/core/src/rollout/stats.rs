@@ -289,25 +289,30 @@ impl RolloutSums {
         }
     }
 
-    /// Standard error of the mean of value `k` without variance reduction.
-    fn plain_std_error(&self, k: usize) -> f64 {
-        self.plain.std_error(k, self.trials)
+    /// The sums with the luck removed (`reduced`) or plain.
+    fn moments(&self, reduced: bool) -> &Moments {
+        if reduced {
+            &self.reduced
+        } else {
+            &self.plain
+        }
     }
 
-    /// Mean of value `k` without variance reduction.
-    fn plain_mean(&self, k: usize) -> f64 {
-        self.plain.mean(k, self.trials)
+    /// Standard error of the mean of value `k`, with the luck removed when `reduced`.
+    fn std_error_of(&self, k: usize, reduced: bool) -> f64 {
+        self.moments(reduced).std_error(k, self.trials)
+    }
+
+    /// Mean of value `k`, with the luck removed when `reduced`.
+    fn mean_of(&self, k: usize, reduced: bool) -> f64 {
+        self.moments(reduced).mean(k, self.trials)
     }
 
     /// Standard error of the equity that the rollout of kind `cube` reports first: the cubeful
     /// one (of not doubling, in a cube-decision rollout) when the cube is played, else the
     /// cubeless one (luck-adjusted when `reduced`).
     pub(crate) fn equity_std_error(&self, reduced: bool, cube: CubeKind) -> f64 {
-        if cube != CubeKind::None {
-            return self.plain_std_error(CUBEFUL);
-        }
-        let m = if reduced { &self.reduced } else { &self.plain };
-        m.std_error(EQUITY, self.trials)
+        self.std_error_of(if cube == CubeKind::None { EQUITY } else { CUBEFUL }, reduced)
     }
 }
 
@@ -434,25 +439,26 @@ impl RolloutResult {
 
     /// Mean cubeful equity of the player on roll (of not doubling, in a cube-decision
     /// rollout): per unit of the starting cube in money play, normalised to the starting stake
-    /// in match play (equivalent to money). `None` for a cubeless rollout. Variance reduction
-    /// is not applied to it (see the module documentation of the bot's cubeful rollouts).
+    /// in match play (equivalent to money). `None` for a cubeless rollout. With variance
+    /// reduction, the luck of the rolls as the cube player measures it
+    /// ([`RolloutCube::roll_values`](super::cube::RolloutCube::roll_values)) is removed.
     pub fn cubeful_equity(&self) -> Option<f64> {
-        (self.cube != CubeKind::None).then(|| self.sums.plain_mean(CUBEFUL))
+        (self.cube != CubeKind::None).then(|| self.sums.mean_of(CUBEFUL, self.variance_reduction))
     }
 
     /// Standard error of [`RolloutResult::cubeful_equity`].
     pub fn cubeful_std_error(&self) -> Option<f64> {
-        (self.cube != CubeKind::None).then(|| self.sums.plain_std_error(CUBEFUL))
+        (self.cube != CubeKind::None).then(|| self.sums.std_error_of(CUBEFUL, self.variance_reduction))
     }
 
     /// Mean match winning chance of the player on roll; `None` unless the rollout is of a match.
     pub fn mwc(&self) -> Option<f64> {
-        self.cube.has_mwc().then(|| self.sums.plain_mean(MWC))
+        self.cube.has_mwc().then(|| self.sums.mean_of(MWC, self.variance_reduction))
     }
 
     /// Standard error of [`RolloutResult::mwc`].
     pub fn mwc_std_error(&self) -> Option<f64> {
-        self.cube.has_mwc().then(|| self.sums.plain_std_error(MWC))
+        self.cube.has_mwc().then(|| self.sums.std_error_of(MWC, self.variance_reduction))
     }
 
     /// In a cube-decision rollout, the mean equity after "double, take" (normalised as
@@ -461,9 +467,9 @@ impl RolloutResult {
     pub fn double_take(&self) -> Option<(f64, f64, f64)> {
         self.cube.is_decision().then(|| {
             (
-                self.sums.plain_mean(CUBEFUL_TAKEN),
-                self.sums.plain_std_error(CUBEFUL_TAKEN),
-                self.sums.plain_std_error(TAKEN_GAIN),
+                self.sums.mean_of(CUBEFUL_TAKEN, self.variance_reduction),
+                self.sums.std_error_of(CUBEFUL_TAKEN, self.variance_reduction),
+                self.sums.std_error_of(TAKEN_GAIN, self.variance_reduction),
             )
         })
     }

@@ -50,6 +50,10 @@ pub(crate) fn early_plies<G: DiceGame>() -> Vec<OnceLock<Step<G>>> {
 pub(crate) struct Step<G: DiceGame> {
     after: G::Position,
     luck: Option<[f64; 5]>,
+    /// Under variance reduction in a cubeful rollout, the value of each of the 21 rolls for
+    /// the player who rolled (the policy's [`Policy::roll_values`]) and the index of the roll
+    /// thrown: each cube line measures its own luck from them, in its own cube state.
+    rolls: Option<([[f32; 5]; 21], u8)>,
     /// The policy's evaluator's view of `after` for the player to roll there, when the choice
     /// computed it (see [`Policy::choose_valued`]): a cube decision there reuses it.
     value: Option<Probabilities>,
@@ -75,6 +79,8 @@ pub(crate) struct Worker<G: DiceGame> {
     schedule: Schedule,
     plays: Vec<G::Play>,
     luck_plays: Vec<G::Play>,
+    /// The value of each roll that the last luck measured, for the player who rolled.
+    roll_values: [Probabilities; 21],
 }
 
 impl<G: DiceGame> Worker<G> {
@@ -83,6 +89,7 @@ impl<G: DiceGame> Worker<G> {
             schedule: Schedule::new(setup.seed, setup.opening, setup.quasi_random),
             plays: Vec::with_capacity(64),
             luck_plays: Vec::with_capacity(64),
+            roll_values: [Probabilities::default(); 21],
         }
     }
 
@@ -185,6 +192,12 @@ impl<G: DiceGame> Worker<G> {
                 // afresh either way, so that the games are the same.
                 setup.policy.forget_history();
             }
+            if let (Some((cube, _)), Some((rolls, thrown))) = (setup.cube, &step.rolls) {
+                let rolls = rolls.map(|v| Probabilities::from_array(v.map(f64::from)));
+                for line in lines.iter_mut().flatten().filter(|l| l.ended.is_none()) {
+                    cube_luck(cube, &position, line, &rolls, *thrown as usize, ours);
+                }
+            }
             if let Some(l) = step.luck {
                 // Seen by the other side a difference of values changes sign for the win and
                 // trades gammons won for gammons lost.
@@ -215,10 +228,12 @@ impl<G: DiceGame> Worker<G> {
             let value = |line: Option<Line<C::State>>| line.map(|l| l.ended.unwrap_or_default());
             let first = value(lines[0]).unwrap_or(CubeValue::default());
             let second = value(lines[1]).map(|v| v.equity);
-            // Variance reduction measures luck with cubeless values; it leaves the cube values
-            // alone, so both sets of sums hold them plain.
             with_cube(&mut plain, (first.equity, first.mwc), second);
-            with_cube(&mut reduced, (first.equity, first.mwc), second);
+            // Each line's own luck, zero where it was not measured.
+            let luck = |line: Option<Line<C::State>>| line.map_or(CubeValue::default(), |l| l.luck);
+            let (a, b) = (luck(lines[0]), luck(lines[1]));
+            let second = second.map(|v| v - b.equity);
+            with_cube(&mut reduced, (first.equity - a.equity, first.mwc - a.mwc), second);
         }
         Some(TrialValues { plain, reduced })
     }
@@ -235,18 +250,26 @@ impl<G: DiceGame> Worker<G> {
         stream: &mut DiceStream,
     ) -> Step<G> {
         let game = setup.game;
-        let mut luck = None;
+        let (mut luck, mut rolls) = (None, None);
         // The opening roll's luck is left alone: it is stratified over its 30 outcomes.
         if setup.variance_reduction && !(setup.opening && ply == 0) && setup.evaluator.is_some() {
-            let (l, best, value) = self.roll_luck(game, setup.policy, position, dice);
+            let (l, best, value, thrown) = self.roll_luck(game, setup.policy, position, dice);
             luck = Some(l.to_array());
+            if setup.cube.is_some() {
+                rolls = Some((self.roll_values.map(|v| v.to_array().map(|x| x as f32)), thrown as u8));
+            }
             if setup.policy.chooses_the_evaluators_best() {
                 game.legal_plays(position, dice, &mut self.plays);
-                return Step { after: game.after(&self.plays[best]), luck, value: Some(value.flipped()) };
+                return Step {
+                    after: game.after(&self.plays[best]),
+                    luck,
+                    rolls,
+                    value: Some(value.flipped()),
+                };
             }
         }
         if let Some((after, value)) = setup.policy.choose_after(game, position, dice, valued, stream) {
-            return Step { after, luck, value: value.map(|v| v.flipped()) };
+            return Step { after, luck, rolls, value: value.map(|v| v.flipped()) };
         }
         game.legal_plays(position, dice, &mut self.plays);
         let (k, value) = if valued {
@@ -254,40 +277,72 @@ impl<G: DiceGame> Worker<G> {
         } else {
             (setup.policy.choose(game, position, dice, &self.plays, stream), None)
         };
-        Step { after: game.after(&self.plays[k]), luck, value: value.map(|v| v.flipped()) }
+        Step { after: game.after(&self.plays[k]), luck, rolls, value: value.map(|v| v.flipped()) }
     }
 
     /// How much better the roll thrown is than the average roll, for the player to roll: the
     /// value [`Policy::roll_values`] gives `dice`, minus the mean of those values over all 36
     /// outcomes. Its expectation is zero, so subtracting it keeps the estimate unbiased. Also the
-    /// index of that roll's play among the legal plays of `dice`, and its value.
+    /// index of that roll's play among the legal plays of `dice`, its value, and the index of
+    /// `dice` among the 21 rolls; every roll's value is left in `self.roll_values`.
     fn roll_luck<P: Policy<G>>(
         &mut self,
         game: &G,
         policy: &P,
         position: &G::Position,
         dice: Dice,
-    ) -> (Probabilities, usize, Probabilities) {
+    ) -> (Probabilities, usize, Probabilities, usize) {
         let mut mean = [0.0f64; 5];
-        let mut thrown = ([0.0f64; 5], 0, Probabilities::default());
-        let mut values = [Probabilities::default(); 21];
+        let mut thrown = ([0.0f64; 5], 0, Probabilities::default(), 0);
         let mut best = [0; 21];
         assert!(
-            policy.roll_values(game, position, &mut self.luck_plays, &mut values, &mut best),
+            policy.roll_values(game, position, &mut self.luck_plays, &mut self.roll_values, &mut best),
             "an evaluator"
         );
-        for ((roll, value), k) in ALL_ROLLS.into_iter().zip(values).zip(best) {
+        for (r, ((roll, value), k)) in ALL_ROLLS.into_iter().zip(self.roll_values).zip(best).enumerate() {
             let v = value.to_array();
             let w = roll.weight() as f64 / 36.0;
             for i in 0..5 {
                 mean[i] += w * v[i];
             }
             if roll == dice {
-                thrown = (v, k, value);
+                thrown = (v, k, value, r);
             }
         }
-        (Probabilities::from_array(std::array::from_fn(|i| thrown.0[i] - mean[i])), thrown.1, thrown.2)
+        (
+            Probabilities::from_array(std::array::from_fn(|i| thrown.0[i] - mean[i])),
+            thrown.1,
+            thrown.2,
+            thrown.3,
+        )
     }
+}
+
+/// Adds to `line` the luck of the roll `thrown` (an index into the 21 rolls) from `position`
+/// as its cube player measures it ([`RolloutCube::roll_values`]), `rolls` the value of each
+/// roll for the player who rolled (the reported side when `ours`): the value of the roll thrown
+/// less the mean over all of them, which has expectation zero as the line's state is settled
+/// before the roll.
+fn cube_luck<P, C: RolloutCube<P>>(
+    cube: &C,
+    position: &P,
+    line: &mut Line<C::State>,
+    rolls: &[Probabilities; 21],
+    thrown: usize,
+    ours: bool,
+) {
+    let mut values = [CubeValue::default(); 21];
+    if !cube.roll_values(position, &line.state, rolls, ours, &mut values) {
+        return;
+    }
+    let (mut equity, mut mwc) = (0.0, 0.0);
+    for (roll, v) in ALL_ROLLS.iter().zip(&values) {
+        let w = roll.weight() as f64 / 36.0;
+        equity += w * v.equity;
+        mwc += w * v.mwc;
+    }
+    line.luck.equity += values[thrown].equity - equity;
+    line.luck.mwc += values[thrown].mwc - mwc;
 }
 
 /// Whether the next player on roll may double in some line still going on after this turn (the
