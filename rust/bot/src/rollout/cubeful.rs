@@ -211,7 +211,10 @@ impl RolloutCube<Position> for BotCube<'_> {
         let theirs = state.swapped();
         let x = efficiency(&position.swapped());
         for (v, probs) in out.iter_mut().zip(rolls) {
-            let equity = theirs.model_equity(&probs.flipped(), x);
+            let equity = theirs.model_equity(&chances(probs).flipped(), x);
+            if !equity.is_finite() {
+                return false;
+            }
             *v = self.value(&theirs, equity, theirs.mwc_of_equity(equity), !ours);
         }
         true
@@ -228,6 +231,32 @@ impl RolloutCube<Position> for BotCube<'_> {
             Stake::Money { .. } => CubeKind::Money,
             Stake::Match { .. } => CubeKind::Match,
         }
+    }
+}
+
+/// `value`, a roll's value for variance reduction, as chances the cube model reads: the luck
+/// net puts all of a roll's equity in the win, which leaves 0..=1 where the equity passes 1 or
+/// -1; the excess goes to the gammons and backgammons, keeping the equity.
+fn chances(value: &Probabilities) -> Probabilities {
+    let equity = value.equity();
+    if value.win > 1.0 {
+        let gammon = (equity - 1.0).clamp(0.0, 1.0);
+        Probabilities {
+            win: 1.0,
+            win_gammon: gammon,
+            win_backgammon: (equity - 2.0).clamp(0.0, gammon),
+            ..*value
+        }
+    } else if value.win < 0.0 {
+        let gammon = (-1.0 - equity).clamp(0.0, 1.0);
+        Probabilities {
+            win: 0.0,
+            lose_gammon: gammon,
+            lose_backgammon: (-2.0 - equity).clamp(0.0, gammon),
+            ..*value
+        }
+    } else {
+        *value
     }
 }
 
@@ -502,6 +531,18 @@ mod tests {
         // The cube matters here: the cubeful equity is not the cubeless one.
         let cubeless = rollout(&p, &BuiltinPolicy::NetFast, &options(5184, 2)).unwrap();
         assert!((truth - cubeless.equity).abs() > 3.0 * se, "{truth} {}", cubeless.equity);
+    }
+
+    #[test]
+    fn a_rolls_value_reaches_the_cube_model_as_chances_of_the_same_equity() {
+        for equity in [-2.5, -1.6, -1.0, -0.2, 0.0, 0.7, 1.0, 1.3, 2.2, 2.9] {
+            let value = Probabilities { win: 0.5 + 0.5 * equity, ..Probabilities::default() };
+            let c = chances(&value);
+            assert!((0.0..=1.0).contains(&c.win), "{c:?}");
+            assert!(c.win_backgammon <= c.win_gammon && c.win_gammon <= 1.0, "{c:?}");
+            assert!(c.lose_backgammon <= c.lose_gammon && c.lose_gammon <= 1.0, "{c:?}");
+            assert!((c.equity() - equity).abs() < 1e-12, "{equity} {c:?}");
+        }
     }
 
     #[test]
