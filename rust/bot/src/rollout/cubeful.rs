@@ -238,25 +238,20 @@ impl RolloutCube<Position> for BotCube<'_> {
 /// net puts all of a roll's equity in the win, which leaves 0..=1 where the equity passes 1 or
 /// -1; the excess goes to the gammons and backgammons, keeping the equity.
 fn chances(value: &Probabilities) -> Probabilities {
+    if value.win < 0.0 {
+        // A loss beyond one game is the other side's win beyond one game.
+        return chances(&value.flipped()).flipped();
+    }
+    if value.win <= 1.0 {
+        return *value;
+    }
     let equity = value.equity();
-    if value.win > 1.0 {
-        let gammon = (equity - 1.0).clamp(0.0, 1.0);
-        Probabilities {
-            win: 1.0,
-            win_gammon: gammon,
-            win_backgammon: (equity - 2.0).clamp(0.0, gammon),
-            ..*value
-        }
-    } else if value.win < 0.0 {
-        let gammon = (-1.0 - equity).clamp(0.0, 1.0);
-        Probabilities {
-            win: 0.0,
-            lose_gammon: gammon,
-            lose_backgammon: (-2.0 - equity).clamp(0.0, gammon),
-            ..*value
-        }
-    } else {
-        *value
+    let gammon = (equity - 1.0).clamp(0.0, 1.0);
+    Probabilities {
+        win: 1.0,
+        win_gammon: gammon,
+        win_backgammon: (equity - 2.0).clamp(0.0, gammon),
+        ..*value
     }
 }
 

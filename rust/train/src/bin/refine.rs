@@ -4,8 +4,9 @@
 //! cargo run --release -p gammon-train --bin refine -- --net IN.bin --dir DIR
 //!     [--positions 200000] [--label ply1|ply2|rollout:TRIALS:PLIES] [--epochs 6] [--alpha 0.01]
 //!     [--alpha-end 0.001] [--explore 0.1] [--seed 1] [--duel-pairs 5000] [--widen HIDDEN]
-//!     [--widen-race HIDDEN] [--fresh-race HIDDEN] [--deepen UNITS] [--batch 0] [--also FILE,FILE] [--focus 0] [--back-games]
-//!     [--races] [--candidates 0] [--out DIR/refined.bin]
+//!     [--widen-race HIDDEN] [--fresh-race HIDDEN] [--deepen UNITS] [--batch 0]
+//!     [--also FILE,FILE] [--focus 0] [--back-games] [--races] [--candidates 0]
+//!     [--out DIR/refined.bin]
 //! ```
 //!
 //! Self-play at 0-ply says what a position is worth one roll later; a search that looks a ply or
@@ -42,14 +43,14 @@
 //! labels only positions where one side holds two points of the other's home board and trails
 //! the race (about one position in fifty of the games); `--races` labels only races (no contact
 //! left, some checker still outside its home board), which only the race net learns from: a
-//! rollout played out judges a race almost exactly, gammons included. `--candidates K` labels, instead of the
-//! positions the games pass through, the positions after the K plays the net ranks highest at
-//! each turn: a net chooses among those, so their values relative to each other are what its
-//! play turns on, and the plays it does not make are never on a game's path.
+//! rollout played out judges a race almost exactly, gammons included. `--candidates K` labels,
+//! instead of the positions the games pass through, the positions after the K plays the net
+//! ranks highest at each turn: a net chooses among those, so their values relative to each
+//! other are what its play turns on, and the plays it does not make are never on a game's path.
 //!
 //! The labelled positions go to `DIR/data-SEED-LABEL.bin` (`data-SEED-LABEL-focusE.bin` with
-//! `--focus`, `-backgames` added with `--back-games`, `-races` with `--races`, `-candidatesK` with `--candidates`) in
-//! blocks as they are made (records of [`Sample`]: the game number, the 26 signed counts of the
+//! `--focus`, `-backgames` added with `--back-games`, `-races` with `--races`, `-candidatesK`
+//! with `--candidates`) in blocks as they are made (records of [`Sample`]: the game number, the 26 signed counts of the
 //! position and its five f32 labels),
 //! so an interrupted run resumes where it stopped, and a later run with other training settings
 //! reuses them. Positions of game `g` come from dice
