@@ -4,7 +4,8 @@
 //! [`DiceGame`] interface a game implements), [`probabilities`] (the five outcome
 //! probabilities), [`policy`] (the [`Evaluator`] and [`Policy`] a player implements, with the
 //! random and greedy policies), [`rollout`] (the reproducible, mergeable, multi-threaded rollout
-//! driver), [`duel`] (two policies on mirrored dice) and [`error`] (the one error type).
+//! driver), [`duel`] (two policies on mirrored dice), [`threads`] (worker pools kept from call to
+//! call) and [`error`] (the one error type).
 //!
 //! Backgammon (`gammon-backgammon`) and Battlegammon (`gammon-battlegammon`) are both a
 //! [`DiceGame`]; [`pip_race`] is a toy one, small enough for examples and tests.
@@ -27,6 +28,7 @@ pub mod pip_race;
 pub mod policy;
 pub mod probabilities;
 pub mod rollout;
+pub mod threads;
 
 pub use dice::{Dice, DiceStream, ALL_ROLLS};
 pub use dice_game::DiceGame;

@@ -13,20 +13,8 @@ pub fn count(threads: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
     }
 }
 
-/// A pool with `n` workers (from [`count`]), reused across calls of the same size.
+/// A pool with `n` workers (from [`count`]), reused across calls of the same size
+/// ([`gammon_core::threads::pool`]).
 pub fn pool(n: usize) -> PyResult<Arc<rayon::ThreadPool>> {
-    use std::sync::Mutex;
-    static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
-    let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, p)) = pools.iter().find(|(k, _)| *k == n) {
-        return Ok(p.clone());
-    }
-    let p = Arc::new(
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .map_err(|e| GammonError::new_err(format!("cannot start {n} threads: {e}")))?,
-    );
-    pools.push((n, p.clone()));
-    Ok(p)
+    gammon_core::threads::pool(n).map_err(|e| GammonError::new_err(e.to_string()))
 }

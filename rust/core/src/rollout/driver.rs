@@ -47,7 +47,7 @@ pub(crate) fn check_threads(threads: Option<usize>) -> Result<()> {
 /// Where the trials run.
 pub(crate) enum Threads {
     Here,
-    Pool(rayon::ThreadPool),
+    Pool(std::sync::Arc<rayon::ThreadPool>),
     Global,
 }
 
@@ -56,11 +56,7 @@ impl Threads {
         check_threads(threads)?;
         match threads {
             Some(1) => Ok(Threads::Here),
-            Some(n) => rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .map(Threads::Pool)
-                .map_err(|e| Error::InvalidArgument(format!("cannot start {n} threads: {e}"))),
+            Some(n) => crate::threads::pool(n).map(Threads::Pool),
             None if rayon::current_num_threads() == 1 => Ok(Threads::Here),
             None => Ok(Threads::Global),
         }
