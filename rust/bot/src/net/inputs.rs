@@ -978,9 +978,10 @@ mod tests {
     }
 
     /// Random positions: fifteen checkers a side dropped on slots, one of the other side's
-    /// going to the tray where ours hold its point.
+    /// going to the tray where ours hold its point; the rare deadlock (both sides on the bar
+    /// against closed boards), which no game reaches, left out.
     fn random_position() -> impl Strategy<Value = Position> {
-        (checkers(), checkers()).prop_map(|(ours, theirs)| {
+        (checkers(), checkers()).prop_filter_map("a position a game can reach", |(ours, theirs)| {
             let mut board = [0i8; 26];
             for &s in &ours {
                 if (1..=25).contains(&s) {
@@ -993,7 +994,7 @@ mod tests {
                     board[s as usize] -= 1;
                 }
             }
-            Position::from_board(board).expect("at most fifteen checkers a side")
+            Position::from_board(board).ok()
         })
     }
 
