@@ -97,8 +97,7 @@ def test_move_lists_every_legal_play_best_first(server: Server, row: dict[str, s
     served = {tuple((m["from"], m["to"]) for m in entry["play"]) for entry in moves}
     assert served == {play.moves for play in p.legal_plays(d1, d2)}
     ranked = Bot().rank_plays(p, d1, d2)
-    # The first play is the ranking's first, which `Bot.best_play` differs from in a few
-    # decisions in a thousand (at 0-ply its head judges only the first layer's best 4 plays).
+    # The first play is the ranking's first, as `Bot.best_play` gives it.
     assert tuple((m["from"], m["to"]) for m in moves[0]["play"]) == ranked[0].play.moves
     equities = [cumulative_equity(entry["probabilities"]) for entry in moves]
     assert equities == sorted(equities, reverse=True) or len(moves) == 1

@@ -118,7 +118,8 @@ impl BuiltinPolicy {
                 NeuralNet::builtin(),
                 Screen::builtin(),
                 Keep::from(usize::MAX),
-                Keep::from(HEAD_KEEP),
+                // The head on every candidate, as the bot's own choice at 0-ply.
+                Keep::from(usize::MAX),
                 false,
             ),
             _ => return None,
@@ -730,7 +731,9 @@ mod tests {
             (usize::MAX, NeuralNet::builtin(), BuiltinPolicy::NetAll),
         ];
         for (keep, net, builtin) in nets {
-            let policy = NetPolicy::new(net, Screen::builtin(), keep);
+            // `NetAll`'s head judges every candidate, as the bot's choice at 0-ply.
+            let head = if keep == KEEP { HEAD_KEEP } else { usize::MAX };
+            let policy = NetPolicy::new(net, Screen::builtin(), keep).with_head(head);
             let ours = rollout(&p, &policy, &options).unwrap();
             let theirs = rollout(&p, &builtin, &options).unwrap();
             assert_eq!(ours.probabilities, theirs.probabilities, "keep {keep}");

@@ -166,7 +166,7 @@ impl<'a> Bot<'a> {
             return 0;
         }
         if self.ply == 0 {
-            return self.net.best_of(position, plays).0;
+            return self.net.best_of_all(position, plays).0;
         }
         self.search(position, plays)[0].0
     }
@@ -296,9 +296,9 @@ impl<'a> Bot<'a> {
     }
 
     /// The best play of `dice` from `position` and its value, by cubeful equity in `context` or
-    /// by cubeless equity without one (which needs no full ranking at ply 0: the choice of
-    /// [`NeuralNet::best_of`], the head judging the few best contact plays); an error if the game
-    /// is over.
+    /// by cubeless equity without one (at ply 0 [`NeuralNet::best_of_all`], which needs no
+    /// sorting); always the first play of [`Bot::rank_plays`] in the same context. An error if
+    /// the game is over.
     pub fn best_play(
         &self,
         position: &Position,
@@ -314,7 +314,7 @@ impl<'a> Bot<'a> {
         legal_plays_into(position, dice, &mut plays);
         // The search's own value of the best play, rather than a second search for it.
         let (k, probabilities, ply) = if self.ply == 0 {
-            let (k, probabilities) = self.net.best_of(position, &plays);
+            let (k, probabilities) = self.net.best_of_all(position, &plays);
             (k, probabilities, 0)
         } else {
             self.search(position, &plays)[0]
@@ -571,7 +571,7 @@ impl Policy<Backgammon> for Bot<'_> {
     }
 
     fn chooses_the_evaluators_best(&self) -> bool {
-        // At ply 0 `best_index` is `NeuralNet::best_of`, as `roll_values` uses.
+        // At ply 0 `best_index` is `NeuralNet::best_of_all`, as `roll_values` uses.
         self.ply == 0
     }
 

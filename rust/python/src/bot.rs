@@ -157,9 +157,8 @@ impl Bot {
     }
 
     /// The bot's play for the roll; with a `context` (the cube and the score) the play with the
-    /// best cubeful equity there. Without one at ply 0, the net's head judges only the 4 contact
-    /// plays its first layer ranks highest (which rarely changes the choice and saves time), so
-    /// in a few decisions in a thousand it can differ from the first of `rank_plays`.
+    /// best cubeful equity there. Always the first play of `rank_plays` with the same
+    /// arguments.
     #[pyo3(signature = (position, d1, d2, context=None))]
     fn best_play(
         &self,

@@ -407,6 +407,20 @@ impl NeuralNet {
         (best, value)
     }
 
+    /// The best of `plays` (the legal plays of one roll from `before`, not empty) by cubeless
+    /// equity with every candidate judged by the whole net, the head on each
+    /// ([`Prepared::best_of_all`]): the first play of [`NeuralNet::evaluate_plays`]'s values,
+    /// the first of equals, and its value for the mover. The bot's choice at 0-ply, so that it
+    /// is always the first of its ranking; [`NeuralNet::best_of`] costs less and, with
+    /// `net-v14`, takes another play in about one decision in seventy, some 0.01 of equity
+    /// worse by the net's own values (docs/strength.md).
+    pub fn best_of_all(&self, before: &Position, plays: &[Play]) -> (usize, Probabilities) {
+        let mut prepared = self.prepare(before);
+        let (best, value) = prepared.best_of_all(plays);
+        prepared.remember(&plays[best]);
+        (best, value)
+    }
+
     /// [`NeuralNet::best_of`] among the plays that `screen` ranks highest (`keep`: how many, and
     /// how close to its best; see [`Keep`]): the full nets judge only those (all of them when
     /// there are no more). The rollouts' net policy, which trades a little strength for speed
@@ -439,9 +453,9 @@ impl NeuralNet {
     }
 
     /// For each of the 21 rolls ([`ALL_ROLLS`](gammon_backgammon::ALL_ROLLS) order) from `before`, its best
-    /// play ([`NeuralNet::best_of`]): the index among the roll's legal plays into `best`, the
-    /// value for the mover into `out`; `plays` is scratch space. The candidates of every roll
-    /// are judged from one reference, prepared once.
+    /// play as the bot chooses it at 0-ply ([`NeuralNet::best_of_all`]): the index among the
+    /// roll's legal plays into `best`, the value for the mover into `out`; `plays` is scratch
+    /// space. The candidates of every roll are judged from one reference, prepared once.
     pub fn roll_values(
         &self,
         before: &Position,
@@ -449,7 +463,7 @@ impl NeuralNet {
         out: &mut [Probabilities; 21],
         best: &mut [usize; 21],
     ) {
-        self.best_of_each_roll(before, plays, out, best, |prepared, plays| prepared.best_of(plays));
+        self.best_of_each_roll(before, plays, out, best, |prepared, plays| prepared.best_of_all(plays));
     }
 
     /// The play `choose` picks among the legal plays of each of the 21 rolls from `before`,
