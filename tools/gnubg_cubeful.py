@@ -189,7 +189,8 @@ def main() -> int:
     import gammon
 
     # Our start-up, as gnubg's is subtracted from its time: the first rollout that meets a
-    # bear-off position builds the bear-off database (about a second), once per process.
+    # bear-off position builds the bear-off database (about a second) or reads it from the
+    # cache file an earlier process wrote, once per process.
     gammon.rollout(gammon.Position.from_id("v90EAIC3BgAAAA"), trials=36, seed=args.seed, threads=1)
 
     rows = [

@@ -19,6 +19,7 @@
 // Loops run over point numbers, which index several arrays at once.
 #![allow(clippy::needless_range_loop)]
 
+mod cache;
 pub mod two_sided;
 
 use super::Probabilities;
@@ -211,7 +212,7 @@ fn entry(t: &Tables, i: usize, results: &mut Vec<(usize, bool)>) -> Entry {
     }
 }
 
-fn build() -> Database {
+fn build() -> Tables {
     let mut order: Vec<(u32, usize)> = (0..POSITIONS)
         .map(|i| {
             let c = unindex(i);
@@ -258,8 +259,76 @@ fn build() -> Database {
             t.mean_first[i] = e.mean_first;
         }
     }
-    let support = (0..POSITIONS).map(|i| [support(&t.off, i), support(&t.first, i)]).collect();
-    Database { off: t.off, first: t.first, support }
+    t
+}
+
+impl Tables {
+    /// The database these complete tables make.
+    fn into_database(self) -> Database {
+        let support = (0..POSITIONS).map(|i| [support(&self.off, i), support(&self.first, i)]).collect();
+        Database { off: self.off, first: self.first, support }
+    }
+
+    /// The tables as the cache file holds them.
+    fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(2 * POSITIONS * (4 * MAX_ROLLS + 8));
+        cache::put_f32(&mut out, &self.off);
+        cache::put_f32(&mut out, &self.first);
+        cache::put_f64(&mut out, &self.mean_off);
+        cache::put_f64(&mut out, &self.mean_first);
+        out
+    }
+
+    /// The tables of a cache file, if it holds exactly as many values as they have.
+    fn from_bytes(mut bytes: &[u8]) -> Option<Tables> {
+        let b = &mut bytes;
+        let t = Tables {
+            off: cache::take_f32(b, POSITIONS * MAX_ROLLS)?,
+            first: cache::take_f32(b, POSITIONS * MAX_ROLLS)?,
+            mean_off: cache::take_f64(b, POSITIONS)?,
+            mean_first: cache::take_f64(b, POSITIONS)?,
+        };
+        b.is_empty().then_some(t)
+    }
+
+    /// Whether a sample of entries (one position in 97, and the empty one) are what this build
+    /// computes from the entries they depend on, to the bit: tables read from a file made by a
+    /// build whose rules for them differed fail it.
+    fn consistent(&self) -> bool {
+        let empty = index(&[0; POINTS]);
+        let row = |table: &[f32], i: usize| table[i * MAX_ROLLS..(i + 1) * MAX_ROLLS].to_vec();
+        let mut base = [0.0f32; MAX_ROLLS];
+        base[0] = 1.0;
+        if row(&self.off, empty) != base
+            || row(&self.first, empty) != base
+            || self.mean_off[empty] != 0.0
+            || self.mean_first[empty] != 0.0
+        {
+            return false;
+        }
+        let mut results = Vec::new();
+        (0..POSITIONS).step_by(97).filter(|&i| i != empty).all(|i| {
+            let e = entry(self, i, &mut results);
+            let same = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits());
+            same(&e.off, &row(&self.off, i))
+                && same(&e.first, &row(&self.first, i))
+                && e.mean_off.to_bits() == self.mean_off[i].to_bits()
+                && e.mean_first.to_bits() == self.mean_first[i].to_bits()
+        })
+    }
+}
+
+/// The name of the one-sided database's file in the cache directory ([`cache`]).
+const CACHE_FILE: &str = "bearoff-one-sided.bin";
+
+/// The tables read from the cache file where it holds good ones, else built and written there.
+fn cached() -> Database {
+    if let Some(t) = cache::read(CACHE_FILE).and_then(|b| Tables::from_bytes(&b)).filter(Tables::consistent) {
+        return t.into_database();
+    }
+    let t = build();
+    cache::write(CACHE_FILE, &t.to_bytes());
+    t.into_database()
 }
 
 /// One more than the last roll count of position `i`'s row of `table` with a non-zero chance.
@@ -268,14 +337,15 @@ fn support(table: &[f32], i: usize) -> u8 {
     row.iter().rposition(|&p| p != 0.0).map_or(0, |n| n as u8 + 1)
 }
 
-/// The database, built on first use (about half a second on two cores in a release build),
-/// together with the [`two_sided`] one, since [`probabilities`] needs both: a program that calls
-/// this before its clock starts (a server warming up) has both ready.
+/// The database, built on first use (about half a second on two cores in a release build, or
+/// read from the file an earlier process wrote, [`cache`]), together with the [`two_sided`] one,
+/// since [`probabilities`] needs both: a program that calls this before its clock starts (a
+/// server warming up) has both ready.
 pub fn database() -> &'static Database {
     static DB: OnceLock<Database> = OnceLock::new();
     DB.get_or_init(|| {
         two_sided::database();
-        build()
+        cached()
     })
 }
 
@@ -421,6 +491,29 @@ pub fn one_sided_probabilities(position: &Position) -> Option<Probabilities> {
 mod tests {
     use super::*;
     use gammon_backgammon::pos;
+
+    #[test]
+    fn tables_come_back_from_their_bytes_and_the_cache_check_fails_a_changed_entry() {
+        let built = build();
+        let bytes = built.to_bytes();
+        let mut read = Tables::from_bytes(&bytes).unwrap();
+        assert!(read.consistent());
+        assert_eq!(read.to_bytes(), bytes);
+        assert!(Tables::from_bytes(&bytes[..bytes.len() - 8]).is_none());
+        // A sampled position's mean changed in its last bit, then one of its chances.
+        let i = 97;
+        read.mean_off[i] = f64::from_bits(read.mean_off[i].to_bits() ^ 1);
+        assert!(!read.consistent());
+        read.mean_off[i] = built.mean_off[i];
+        read.first[i * MAX_ROLLS + 2] += 1e-3;
+        assert!(!read.consistent());
+        // The database made from the tables is the one in use.
+        let db = built.into_database();
+        assert_eq!(
+            (&db.off, &db.first, &db.support),
+            (&database().off, &database().first, &database().support)
+        );
+    }
 
     #[test]
     fn indices_cover_every_position_once() {

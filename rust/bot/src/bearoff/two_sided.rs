@@ -238,8 +238,7 @@ fn compute(t: &[[f32; 4]], s: &Successors, mover: usize, opponent: usize) -> [f3
     [win as f32, centred as f32, owned as f32, theirs as f32]
 }
 
-fn build() -> Database {
-    let s = successors();
+fn build(s: Successors) -> Database {
     let board_pips: Vec<usize> = (0..BOARDS).map(|b| pips(&board(b))).collect();
     let mut order: Vec<(usize, usize, usize)> = (1..BOARDS)
         .flat_map(|m| (1..BOARDS).map(move |o| (m, o)))
@@ -279,10 +278,48 @@ fn build() -> Database {
     Database { values: t, successors: s }
 }
 
-/// The database, built on first use.
+/// The database, built on first use, or read from the file an earlier process wrote
+/// ([`cached`]).
 pub fn database() -> &'static Database {
     static DB: OnceLock<Database> = OnceLock::new();
-    DB.get_or_init(build)
+    DB.get_or_init(cached)
+}
+
+/// The name of the database's file in the cache directory ([`super::cache`]).
+const CACHE_FILE: &str = "bearoff-two-sided.bin";
+
+/// The database read from the cache file where it holds a good one, else built and written
+/// there. The successors are quick to make again and are not kept in the file.
+fn cached() -> Database {
+    let s = successors();
+    let read = super::cache::read(CACHE_FILE).and_then(|bytes| {
+        let mut rest = &bytes[..];
+        let flat = super::cache::take_f32(&mut rest, 4 * PAIRS)?;
+        let values: Vec<[f32; 4]> = flat.chunks_exact(4).map(|v| [v[0], v[1], v[2], v[3]]).collect();
+        (rest.is_empty() && consistent(&values, &s)).then_some(values)
+    });
+    if let Some(values) = read {
+        return Database { values, successors: s };
+    }
+    let db = build(s);
+    let mut bytes = Vec::with_capacity(16 * PAIRS);
+    super::cache::put_f32(&mut bytes, db.values.as_flattened());
+    super::cache::write(CACHE_FILE, &bytes);
+    db
+}
+
+/// Whether the won and lost pairs and a sample of the others (one pair in 997) hold what this
+/// build computes from the pairs they lead to, to the bit: a file made by a build whose rules
+/// for the database differed fails it.
+fn consistent(t: &[[f32; 4]], s: &Successors) -> bool {
+    let bits = |v: [f32; 4]| v.map(f32::to_bits);
+    let ends = (1..BOARDS)
+        .all(|b| bits(t[b]) == bits([1.0; 4]) && bits(t[b * BOARDS]) == bits([0.0, -1.0, -1.0, -1.0]));
+    ends && (0..PAIRS)
+        .step_by(997)
+        .map(|k| (k / BOARDS, k % BOARDS))
+        .filter(|&(m, o)| m > 0 && o > 0)
+        .all(|(m, o)| bits(compute(t, s, m, o)) == bits(t[m * BOARDS + o]))
 }
 
 /// The indices of the two boards of `position` (the player on roll's first) when every checker

@@ -187,3 +187,14 @@ fn each_rolls_win_is_the_best_play_of_it_and_their_mean_the_entry() {
     }
     assert!(played > 3000, "{played}");
 }
+
+#[test]
+fn the_cache_check_passes_the_database_and_fails_a_changed_entry() {
+    let s = successors();
+    let mut values = database().values.clone();
+    assert!(consistent(&values, &s));
+    // The first pair of the check's sample with checkers on both sides, changed in its last bit.
+    let k = (0..PAIRS).step_by(997).find(|k| k / BOARDS > 0 && k % BOARDS > 0).unwrap();
+    values[k][1] = f32::from_bits(values[k][1].to_bits() ^ 1);
+    assert!(!consistent(&values, &s));
+}
