@@ -295,12 +295,15 @@ impl Tables {
     /// computes from the entries they depend on, to the bit: tables read from a file made by a
     /// build whose rules for them differed fail it.
     fn consistent(&self) -> bool {
+        fn row(table: &[f32], i: usize) -> &[f32] {
+            &table[i * MAX_ROLLS..(i + 1) * MAX_ROLLS]
+        }
+        let same = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits());
         let empty = index(&[0; POINTS]);
-        let row = |table: &[f32], i: usize| table[i * MAX_ROLLS..(i + 1) * MAX_ROLLS].to_vec();
         let mut base = [0.0f32; MAX_ROLLS];
         base[0] = 1.0;
-        if row(&self.off, empty) != base
-            || row(&self.first, empty) != base
+        if !same(row(&self.off, empty), &base)
+            || !same(row(&self.first, empty), &base)
             || self.mean_off[empty] != 0.0
             || self.mean_first[empty] != 0.0
         {
@@ -309,9 +312,8 @@ impl Tables {
         let mut results = Vec::new();
         (0..POSITIONS).step_by(97).filter(|&i| i != empty).all(|i| {
             let e = entry(self, i, &mut results);
-            let same = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits());
-            same(&e.off, &row(&self.off, i))
-                && same(&e.first, &row(&self.first, i))
+            same(&e.off, row(&self.off, i))
+                && same(&e.first, row(&self.first, i))
                 && e.mean_off.to_bits() == self.mean_off[i].to_bits()
                 && e.mean_first.to_bits() == self.mean_first[i].to_bits()
         })
@@ -323,12 +325,8 @@ const CACHE_FILE: &str = "bearoff-one-sided.bin";
 
 /// The tables read from the cache file where it holds good ones, else built and written there.
 fn cached() -> Database {
-    if let Some(t) = cache::read(CACHE_FILE).and_then(|b| Tables::from_bytes(&b)).filter(Tables::consistent) {
-        return t.into_database();
-    }
-    let t = build();
-    cache::write(CACHE_FILE, &t.to_bytes());
-    t.into_database()
+    let decode = |bytes: &[u8]| Tables::from_bytes(bytes).filter(Tables::consistent);
+    cache::load_or_build(CACHE_FILE, decode, build, Tables::to_bytes).into_database()
 }
 
 /// One more than the last roll count of position `i`'s row of `table` with a non-zero chance.
@@ -338,7 +336,7 @@ fn support(table: &[f32], i: usize) -> u8 {
 }
 
 /// The database, built on first use (about half a second on two cores in a release build, or
-/// read from the file an earlier process wrote, [`cache`]), together with the [`two_sided`] one,
+/// read from the file an earlier process wrote: docs/bearoff.md), together with the [`two_sided`] one,
 /// since [`probabilities`] needs both: a program that calls this before its clock starts (a
 /// server warming up) has both ready.
 pub fn database() -> &'static Database {

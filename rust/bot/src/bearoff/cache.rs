@@ -49,14 +49,29 @@ fn hash(bytes: &[u8]) -> u64 {
     h
 }
 
-/// The payload of the file `name` in the cache directory, if it is there whole.
-pub(super) fn read(name: &str) -> Option<Vec<u8>> {
-    read_from(&dir()?.join(name))
+/// What the file `name` of the cache directory holds, where it is there whole and `decode`
+/// accepts it (`decode` makes the checks of the tables themselves); else what `build` makes,
+/// written to that file as `encode` gives it for the next process.
+pub(super) fn load_or_build<T>(
+    name: &str,
+    decode: impl FnOnce(&[u8]) -> Option<T>,
+    build: impl FnOnce() -> T,
+    encode: impl FnOnce(&T) -> Vec<u8>,
+) -> T {
+    let path = dir().map(|d| d.join(name));
+    if let Some(found) = path.as_deref().and_then(read_from).and_then(|bytes| decode(&bytes)) {
+        return found;
+    }
+    let built = build();
+    if let Some(path) = path {
+        let _ = write_to(&path, &encode(&built));
+    }
+    built
 }
 
 /// The payload of the file at `path`, if it holds one whole: `None` for a missing file, another
 /// format or version, or bytes that do not match their hash.
-pub(super) fn read_from(path: &Path) -> Option<Vec<u8>> {
+fn read_from(path: &Path) -> Option<Vec<u8>> {
     let mut bytes = std::fs::read(path).ok()?;
     if bytes.len() < HEADER || &bytes[..12] != MAGIC {
         return None;
@@ -71,18 +86,10 @@ pub(super) fn read_from(path: &Path) -> Option<Vec<u8>> {
     Some(bytes)
 }
 
-/// Writes `payload` as the file `name` of the cache directory, as best it can: nothing happens
-/// where the directory cannot be made or written.
-pub(super) fn write(name: &str, payload: &[u8]) {
-    if let Some(d) = dir() {
-        let _ = write_to(&d.join(name), payload);
-    }
-}
-
 /// Writes `payload` to `path` (and the directories above it), through a file of its own that
 /// is then renamed: a process reading meanwhile, or another writing the same file, never sees
 /// half of one.
-pub(super) fn write_to(path: &Path, payload: &[u8]) -> std::io::Result<()> {
+fn write_to(path: &Path, payload: &[u8]) -> std::io::Result<()> {
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent)?;
     }

@@ -238,7 +238,13 @@ fn compute(t: &[[f32; 4]], s: &Successors, mover: usize, opponent: usize) -> [f3
     [win as f32, centred as f32, owned as f32, theirs as f32]
 }
 
-fn build(s: Successors) -> Database {
+/// The values of a pair whose mover has borne off every checker (won), and of one whose
+/// opponent has (lost).
+const WON: [f32; 4] = [1.0; 4];
+const LOST: [f32; 4] = [0.0, -1.0, -1.0, -1.0];
+
+/// Every pair's values, built from the pairs with the fewest pips up.
+fn build(s: &Successors) -> Vec<[f32; 4]> {
     let board_pips: Vec<usize> = (0..BOARDS).map(|b| pips(&board(b))).collect();
     let mut order: Vec<(usize, usize, usize)> = (1..BOARDS)
         .flat_map(|m| (1..BOARDS).map(move |o| (m, o)))
@@ -249,8 +255,8 @@ fn build(s: Successors) -> Database {
     // A side with no checkers left has won: the mover of (empty, _) has, the mover of (_, empty)
     // has lost. (The empty pair is never reached.)
     for b in 1..BOARDS {
-        t[b] = [1.0; 4];
-        t[b * BOARDS] = [0.0, -1.0, -1.0, -1.0];
+        t[b] = WON;
+        t[b * BOARDS] = LOST;
     }
     // Pairs with the same total pips depend only on pairs with fewer, so each total is built on
     // every core, with plain scoped threads as the one-sided database is.
@@ -262,7 +268,7 @@ fn build(s: Successors) -> Database {
         rest = later;
         let chunk = now.len().div_ceil(threads);
         let values: Vec<[f32; 4]> = std::thread::scope(|scope| {
-            let (t, s) = (&t[..], &s);
+            let t = &t[..];
             let handles: Vec<_> = now
                 .chunks(chunk)
                 .map(|part| {
@@ -275,11 +281,11 @@ fn build(s: Successors) -> Database {
             t[m * BOARDS + o] = v;
         }
     }
-    Database { values: t, successors: s }
+    t
 }
 
 /// The database, built on first use, or read from the file an earlier process wrote
-/// ([`cached`]).
+/// (docs/bearoff.md).
 pub fn database() -> &'static Database {
     static DB: OnceLock<Database> = OnceLock::new();
     DB.get_or_init(cached)
@@ -292,20 +298,19 @@ const CACHE_FILE: &str = "bearoff-two-sided.bin";
 /// there. The successors are quick to make again and are not kept in the file.
 fn cached() -> Database {
     let s = successors();
-    let read = super::cache::read(CACHE_FILE).and_then(|bytes| {
-        let mut rest = &bytes[..];
+    let decode = |bytes: &[u8]| {
+        let mut rest = bytes;
         let flat = super::cache::take_f32(&mut rest, 4 * PAIRS)?;
         let values: Vec<[f32; 4]> = flat.chunks_exact(4).map(|v| [v[0], v[1], v[2], v[3]]).collect();
         (rest.is_empty() && consistent(&values, &s)).then_some(values)
-    });
-    if let Some(values) = read {
-        return Database { values, successors: s };
-    }
-    let db = build(s);
-    let mut bytes = Vec::with_capacity(16 * PAIRS);
-    super::cache::put_f32(&mut bytes, db.values.as_flattened());
-    super::cache::write(CACHE_FILE, &bytes);
-    db
+    };
+    let encode = |values: &Vec<[f32; 4]>| {
+        let mut bytes = Vec::with_capacity(16 * PAIRS);
+        super::cache::put_f32(&mut bytes, values.as_flattened());
+        bytes
+    };
+    let values = super::cache::load_or_build(CACHE_FILE, decode, || build(&s), encode);
+    Database { values, successors: s }
 }
 
 /// Whether the won and lost pairs and a sample of the others (one pair in 997) hold what this
@@ -313,8 +318,7 @@ fn cached() -> Database {
 /// for the database differed fails it.
 fn consistent(t: &[[f32; 4]], s: &Successors) -> bool {
     let bits = |v: [f32; 4]| v.map(f32::to_bits);
-    let ends = (1..BOARDS)
-        .all(|b| bits(t[b]) == bits([1.0; 4]) && bits(t[b * BOARDS]) == bits([0.0, -1.0, -1.0, -1.0]));
+    let ends = (1..BOARDS).all(|b| bits(t[b]) == bits(WON) && bits(t[b * BOARDS]) == bits(LOST));
     ends && (0..PAIRS)
         .step_by(997)
         .map(|k| (k / BOARDS, k % BOARDS))

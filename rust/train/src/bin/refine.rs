@@ -50,13 +50,13 @@
 //!
 //! The labelled positions go to `DIR/data-SEED-LABEL.bin` (`data-SEED-LABEL-focusE.bin` with
 //! `--focus`, `-backgames` added with `--back-games`, `-races` with `--races`, `-candidatesK`
-//! with `--candidates`) in blocks as they are made (records of [`Sample`]: the game number, the 26 signed counts of the
-//! position and its five f32 labels),
-//! so an interrupted run resumes where it stopped, and a later run with other training settings
-//! reuses them. Positions of game `g` come from dice
-//! stream `g` of the seed. One game in twenty is held out to report the fit; at the end the
-//! refined nets duel pubeval and the input nets (mirrored dice), and are written to `--out`. The
-//! progress lines go to `DIR/refine.log` as well; `--help` lists the flags with their defaults.
+//! with `--candidates`) in blocks as they are made (records of [`Sample`]: the game number, the
+//! 26 signed counts of the position and its five f32 labels), so an interrupted run resumes
+//! where it stopped, and a later run with other training settings reuses them. Positions of game
+//! `g` come from dice stream `g` of the seed. One game in twenty is held out to report the fit;
+//! at the end the refined nets duel pubeval and the input nets (mirrored dice), and are written
+//! to `--out`. The progress lines go to `DIR/refine.log` as well; `--help` lists the flags with
+//! their defaults.
 
 use clap::Parser;
 use gammon_backgammon::{Backgammon, DiceGame, DiceStream, Position};
