@@ -726,13 +726,12 @@ mod tests {
         use crate::rollout::{rollout, RolloutOptions};
         let options = RolloutOptions { trials: 72, truncate: Some(6), seed: 9, ..RolloutOptions::default() };
         let p = Position::from_id("4HPwATDgc/ABMA").unwrap();
+        // `NetAll`'s head judges every candidate, as the bot's choice at 0-ply.
         let nets = [
-            (KEEP, NeuralNet::fast(), BuiltinPolicy::NetFast),
-            (usize::MAX, NeuralNet::builtin(), BuiltinPolicy::NetAll),
+            (KEEP, HEAD_KEEP, NeuralNet::fast(), BuiltinPolicy::NetFast),
+            (usize::MAX, usize::MAX, NeuralNet::builtin(), BuiltinPolicy::NetAll),
         ];
-        for (keep, net, builtin) in nets {
-            // `NetAll`'s head judges every candidate, as the bot's choice at 0-ply.
-            let head = if keep == KEEP { HEAD_KEEP } else { usize::MAX };
+        for (keep, head, net, builtin) in nets {
             let policy = NetPolicy::new(net, Screen::builtin(), keep).with_head(head);
             let ours = rollout(&p, &policy, &options).unwrap();
             let theirs = rollout(&p, &builtin, &options).unwrap();
