@@ -294,7 +294,7 @@ impl CheckedRollout {
     }
 
     /// Runs the rollout (on the calling thread, which is one of the rollout pool's), reporting
-    /// the running result after each batch to `progress` if given, until done or `cancel` is set.
+    /// the running result about every 100 ms to `progress` if given, until done or `cancel` is set.
     pub(crate) fn run(
         self,
         cancel: &Cancel,

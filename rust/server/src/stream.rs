@@ -1,7 +1,7 @@
 //! `POST /v1/rollout/stream`: a rollout as `POST /v1/rollout` runs it (the same request, cubeless,
 //! cubeful or of a cube decision), its progress streamed as server-sent events while it runs.
 //!
-//! The answer is `text/event-stream`: a `progress` event after each batch of trials (the
+//! The answer is `text/event-stream`: a `progress` event about every 100 ms (the
 //! running estimates, and for `kind: cube` the decision they call for so far), then one `result`
 //! event (the [`crate::rollout::CubefulRolloutResponse`], as `POST /v1/rollout` answers) or one
 //! `error` event (`{"message": ...}`), and the stream ends. A page reads it with `fetch()` and a streaming
@@ -34,7 +34,7 @@ use utoipa::ToSchema;
 /// reading slowly never holds up the rollout.
 const QUEUE: usize = 16;
 
-/// The running estimates of a rollout, sent after each batch of trials.
+/// The running estimates of a rollout, sent about every 100 ms.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct RolloutProgress {
     /// Games played so far.

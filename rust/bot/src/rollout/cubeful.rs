@@ -290,7 +290,7 @@ pub fn rollout_cubeful<P: Policy<Backgammon>>(
     rollout_cubeful_with_progress(start, policy, context, cube_ply, options, None)
 }
 
-/// [`rollout_cubeful`] reporting the running result after each batch.
+/// [`rollout_cubeful`] reporting the running result about every 100 ms.
 pub fn rollout_cubeful_with_progress<P: Policy<Backgammon>>(
     start: Start<Position>,
     policy: &P,
