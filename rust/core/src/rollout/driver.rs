@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 use crate::Policy;
 use std::collections::BTreeMap;
 use std::fmt::Debug;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{mpsc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -311,7 +311,7 @@ fn stream<G: DiceGame, P: Policy<G>, C: RolloutCube<G::Position>>(
     trials: std::ops::Range<u64>,
     take: &mut dyn FnMut(Step) -> bool,
 ) {
-    let hand = Hand::new(trials);
+    let hand = Hand::new(trials, WINDOW);
     let (send, finished) = mpsc::channel::<(u64, Option<TrialValues>)>();
     let mut fold = || {
         // Trials finished out of order wait here for those before them.
@@ -376,29 +376,36 @@ fn stream<G: DiceGame, P: Policy<G>, C: RolloutCube<G::Position>>(
 
 /// Hands out the trials of a [`stream`].
 struct Hand {
+    /// Most trials handed out beyond the first not taken ([`WINDOW`]).
+    window: u64,
     start: u64,
     end: u64,
     next: AtomicU64,
     /// The first trial not yet taken, behind a lock that helpers wait on when the window is full.
     first: Mutex<u64>,
     moved: Condvar,
+    /// How many helpers wait for the window to move (changed under the lock of `first`), so that
+    /// the calling thread wakes them only then: a wake-up is a system call.
+    waiting: AtomicUsize,
     stop: AtomicBool,
 }
 
 impl Hand {
-    fn new(trials: std::ops::Range<u64>) -> Hand {
+    fn new(trials: std::ops::Range<u64>, window: u64) -> Hand {
         Hand {
+            window,
             start: trials.start,
             end: trials.end,
             next: AtomicU64::new(trials.start),
             first: Mutex::new(trials.start),
             moved: Condvar::new(),
+            waiting: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
         }
     }
 
     /// The next trial to play, if any is left, the rollout goes on and the trial is less than
-    /// [`WINDOW`] beyond the first not taken. A helper (`wait`) waits for the window to move; the
+    /// the window beyond the first not taken. A helper (`wait`) waits for the window to move; the
     /// calling thread, which takes the trials, does not.
     fn claim(&self, wait: bool) -> Option<u64> {
         loop {
@@ -410,11 +417,15 @@ impl Hand {
                 return None;
             }
             let first = self.first.lock().unwrap_or_else(|e| e.into_inner());
-            if trial >= *first + WINDOW {
+            if trial >= *first + self.window {
                 if !wait {
                     return None;
                 }
-                drop(self.moved.wait_timeout(first, REPORT_TIME));
+                self.waiting.fetch_add(1, Ordering::Relaxed);
+                let (first, _) =
+                    self.moved.wait_timeout(first, REPORT_TIME).unwrap_or_else(|e| e.into_inner());
+                self.waiting.fetch_sub(1, Ordering::Relaxed);
+                drop(first);
                 continue;
             }
             drop(first);
@@ -426,8 +437,13 @@ impl Hand {
 
     /// Trials before `first` are taken: helpers waiting for the window to move may go on.
     fn taken(&self, first: u64) {
-        *self.first.lock().unwrap_or_else(|e| e.into_inner()) = first;
-        self.moved.notify_all();
+        let mut kept = self.first.lock().unwrap_or_else(|e| e.into_inner());
+        *kept = first;
+        let waiting = self.waiting.load(Ordering::Relaxed) > 0;
+        drop(kept);
+        if waiting {
+            self.moved.notify_all();
+        }
     }
 
     /// Hands out no more trials: helpers finish the one they are playing and stop.
@@ -469,5 +485,44 @@ struct Stop<'a>(&'a Hand);
 impl Drop for Stop<'_> {
     fn drop(&mut self) {
         self.0.stop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn helpers_take_every_trial_once_and_stay_within_the_window() {
+        let (window, end) = (8, 2_000);
+        let hand = Hand::new(0..end, window);
+        let (send, finished) = mpsc::channel();
+        std::thread::scope(|scope| {
+            for _ in 0..3 {
+                let (send, hand) = (send.clone(), &hand);
+                scope.spawn(move || {
+                    while let Some(trial) = hand.claim(true) {
+                        // The first trial not taken only grows, so this held at the claim too.
+                        assert!(trial < *hand.first.lock().unwrap() + window, "{trial}");
+                        send.send(trial).unwrap();
+                    }
+                });
+            }
+            drop(send);
+            // Taken slowly, in order, as the calling thread folds them.
+            let mut done = std::collections::BTreeSet::new();
+            let mut first = 0;
+            for trial in finished {
+                assert!(done.insert(trial), "trial {trial} handed out twice");
+                while done.remove(&first) {
+                    first += 1;
+                    if first % 97 == 0 {
+                        std::thread::sleep(Duration::from_micros(200));
+                    }
+                }
+                hand.taken(first);
+            }
+            assert_eq!(first, end);
+        });
     }
 }
